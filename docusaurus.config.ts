@@ -1,0 +1,194 @@
+import type {Config} from '@docusaurus/types';
+import type * as Preset from '@docusaurus/preset-classic';
+import type {Options as DocsOptions} from '@docusaurus/plugin-content-docs';
+import type {PluginOptions as SearchOptions} from '@easyops-cn/docusaurus-search-local';
+import npm2yarn from '@docusaurus/remark-plugin-npm2yarn';
+import {themes as prismThemes} from 'prism-react-renderer';
+import tsToJsTabs from './src/remark/ts-to-js-tabs';
+import browserSupport from './src/remark/browser-support';
+import versionsJson from './versions.json';
+
+// ---------------------------------------------------------------------------
+// Environment switches, all read at build time.
+// GTAG_TRACKING_ID     Google tag ID; without it analytics is off and no request leaves the page.
+// TANGO_TEST_ROUTES=1  adds /__test__/crash/, a page that throws, for the browser tests only.
+// ---------------------------------------------------------------------------
+const gtagTrackingId = process.env.GTAG_TRACKING_ID?.trim() || undefined;
+const testRoutes = process.env.TANGO_TEST_ROUTES === '1';
+
+// ---------------------------------------------------------------------------
+// Versions. docs/ holds CURRENT_VERSION. `npm run docusaurus docs:version X` adds X to
+// versions.json and everything below follows from that file: the newest released version is
+// served at `/`, every older one under `/{version}/` with the "unmaintained" banner, and once
+// CURRENT_VERSION itself has been frozen, docs/ becomes the unreleased "Next" at `/next/`.
+// ---------------------------------------------------------------------------
+const CURRENT_VERSION = '2.0.0';
+const releasedVersions: string[] = versionsJson;
+const currentIsReleased = !releasedVersions.includes(CURRENT_VERSION);
+const latestVersion = currentIsReleased ? 'current' : releasedVersions[0]!;
+
+const docsVersions: NonNullable<DocsOptions['versions']> = {
+  current: currentIsReleased
+    ? {label: CURRENT_VERSION, path: '/', banner: 'none'}
+    : {label: 'Next', path: 'next', banner: 'unreleased', noIndex: true},
+};
+for (const version of releasedVersions) {
+  docsVersions[version] =
+    version === latestVersion
+      ? {label: version, path: '/', banner: 'none'}
+      : {label: version, path: version, banner: 'unmaintained'};
+}
+
+const config = {
+  title: 'Tango ADB Development Guide',
+  tagline: 'Documentation for Tango ADB library',
+  favicon: 'img/favicon.svg',
+  url: 'https://docs.tangoapp.dev',
+  baseUrl: '/',
+  trailingSlash: true,
+
+  future: {
+    v4: true,
+    faster: true,
+  },
+
+  onBrokenLinks: 'throw',
+  onBrokenAnchors: 'throw',
+  markdown: {
+    mermaid: true,
+    hooks: {
+      onBrokenMarkdownLinks: 'throw',
+      onBrokenMarkdownImages: 'throw',
+    },
+  },
+
+  i18n: {
+    defaultLocale: 'en',
+    locales: ['en'],
+    localeConfigs: {en: {direction: 'ltr', htmlLang: 'en'}},
+  },
+
+  presets: [
+    [
+      'classic',
+      {
+        docs: {
+          routeBasePath: '/',
+          sidebarPath: './sidebars.ts',
+          breadcrumbs: true,
+          lastVersion: latestVersion,
+          versions: docsVersions,
+          remarkPlugins: [[npm2yarn, {sync: true}], tsToJsTabs, browserSupport],
+        } satisfies DocsOptions,
+        blog: false,
+        pages: false,
+        theme: {
+          customCss: './src/css/custom.css',
+        },
+        sitemap: {
+          lastmod: null,
+          changefreq: null,
+          priority: null,
+          ignorePatterns: ['/__test__/**'],
+        },
+        gtag: gtagTrackingId ? {trackingID: gtagTrackingId, anonymizeIP: true} : undefined,
+      } satisfies Preset.Options,
+    ],
+  ],
+
+  themes: [
+    '@docusaurus/theme-mermaid',
+    [
+      '@easyops-cn/docusaurus-search-local',
+      {
+        hashed: true,
+        language: ['en'],
+        docsRouteBasePath: '/',
+        docsDir: ['docs', 'versioned_docs'],
+        indexBlog: false,
+        indexPages: false,
+        searchResultLimits: 8,
+        searchResultContextMaxLength: 50,
+        searchBarShortcut: true,
+        searchBarShortcutHint: true,
+      } satisfies Partial<SearchOptions>,
+    ],
+  ],
+
+  plugins: [
+    testRoutes &&
+      function testRoutesPlugin() {
+        return {
+          name: 'tango-test-routes',
+          async contentLoaded({actions}) {
+            actions.addRoute({
+              path: '/__test__/crash/',
+              component: '@site/tests/support/CrashPage.tsx',
+              exact: true,
+            });
+          },
+        };
+      },
+  ],
+
+  themeConfig: {
+    image: 'img/logo.svg',
+    colorMode: {
+      defaultMode: 'light',
+      respectPrefersColorScheme: true,
+    },
+    announcementBar: {
+      id: 'release-2.0.0',
+      content:
+        'Tango ADB 2.0.0 is out, with a redesigned subprocess API. <a target="_blank" rel="noopener noreferrer" href="https://github.com/yume-chan/ya-webadb/releases">Read the release notes</a>.',
+      isCloseable: true,
+    },
+    navbar: {
+      title: 'Tango ADB',
+      logo: {alt: 'Tango ADB logo', src: 'img/logo.svg'},
+      items: [
+        {type: 'doc', docId: 'tango/index', label: 'Guide', position: 'left'},
+        {type: 'doc', docId: 'api/index', label: 'API', position: 'left'},
+        {type: 'doc', docId: 'scrcpy/index', label: 'Scrcpy', position: 'left'},
+        {type: 'doc', docId: 'internal/index', label: 'Internal', position: 'left'},
+        {type: 'docsVersionDropdown', position: 'right'},
+        {href: 'https://github.com/yume-chan/ya-webadb', label: 'Source code', position: 'right'},
+        {type: 'search', position: 'right'},
+      ],
+    },
+    docs: {
+      sidebar: {hideable: false, autoCollapseCategories: false},
+    },
+    footer: {
+      style: 'dark',
+      links: [
+        {
+          title: 'Links',
+          items: [
+            {label: 'Tango Web App', href: 'https://tangoapp.dev'},
+            {label: 'OpenCollective', href: 'https://opencollective.com/ya-webadb'},
+          ],
+        },
+        {
+          title: 'Community',
+          items: [
+            {label: 'GitHub', href: 'https://github.com/yume-chan/ya-webadb'},
+            {label: 'Reddit', href: 'https://www.reddit.com/r/tango_adb'},
+            {label: 'Discord', href: 'https://discord.gg/26k3ttC2PN'},
+          ],
+        },
+      ],
+      copyright: `Copyright © 2021-${new Date().getFullYear()} Tango ADB. Built with Docusaurus.`,
+    },
+    prism: {
+      theme: prismThemes.github,
+      darkTheme: prismThemes.dracula,
+      additionalLanguages: ['bash', 'json'],
+    },
+    mermaid: {
+      theme: {light: 'neutral', dark: 'dark'},
+    },
+  } satisfies Preset.ThemeConfig,
+} satisfies Config;
+
+export default config;

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Usage: npm test   (or: bash scripts/test.sh)
+# Runs every test of the site: type-check, unit tests, code-sample check, production build,
+# and the browser tests (Playwright with Debian's Chromium against the served build).
+# Installs Debian's chromium when no Chromium is found and it runs as root; otherwise says what
+# to install. Prints, as its last line, "total: N passed, F failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+passed=0
+failed=0
+stage() { printf '\n=== %s ===\n' "$1"; }
+count() { passed=$((passed + $1)); failed=$((failed + $2)); }
+finish() {
+  printf '\ntotal: %d passed, %d failed\n' "$passed" "$failed"
+  [ "$failed" -eq 0 ] && [ "${1:-0}" -eq 0 ]
+  exit $?
+}
+
+stage "browser"
+if ! chromium=$(npx --no-install tsx scripts/find-chromium.ts); then
+  if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
+    echo "No Chromium found: installing Debian's chromium package."
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null \
+      || { echo "apt-get install chromium failed"; count 0 1; finish 1; }
+    chromium=$(npx --no-install tsx scripts/find-chromium.ts) || { echo "chromium installed but not found"; count 0 1; finish 1; }
+  else
+    echo "No Chromium found. Install it with: sudo apt-get install -y chromium"
+    echo "(or set CHROMIUM_PATH to a Chromium or Chrome binary), then run npm test again."
+    count 0 1; finish 1
+  fi
+fi
+echo "Chromium: $chromium ($("$chromium" --version 2>/dev/null))"
+
+stage "type-check"
+if npm run --silent typecheck; then count 1 0; else count 0 1; fi
+
+stage "unit tests"
+unit_log=$(mktemp)
+npm run --silent test:unit 2>&1 | tee "$unit_log"
+unit_pass=$(sed -n 's/^# pass \([0-9]*\)$/\1/p' "$unit_log" | tail -1)
+unit_fail=$(sed -n 's/^# fail \([0-9]*\)$/\1/p' "$unit_log" | tail -1)
+count "${unit_pass:-0}" "${unit_fail:-1}"
+
+stage "code samples"
+samples_log=$(mktemp)
+npm run --silent check:samples 2>&1 | tee "$samples_log"
+samples_line=$(tail -n 1 "$samples_log")
+samples_failed=$(sed -n 's/.* \([0-9]*\) failed$/\1/p' <<<"$samples_line")
+if [ "${samples_failed:-1}" = 0 ]; then count 1 0; else count 0 1; fi
+
+stage "production build"
+start=$(date +%s)
+if TANGO_TEST_ROUTES=1 GTAG_TRACKING_ID=G-TANGOTEST npm run --silent build; then
+  count 1 0
+  echo "build: $(( $(date +%s) - start )) s"
+else
+  count 0 1
+  finish 1
+fi
+
+stage "browser tests"
+CHROMIUM_PATH="$chromium" npx playwright test
+e2e_status=$?
+if [ -f test-results/e2e.json ]; then
+  read -r e2e_pass e2e_fail < <(node -e '
+    const s = require("./test-results/e2e.json").stats;
+    console.log(s.expected + s.flaky, s.unexpected);')
+  count "$e2e_pass" "$e2e_fail"
+elif [ "$e2e_status" -ne 0 ]; then
+  count 0 1
+fi
+finish "$e2e_status"

@@ -1,0 +1,40 @@
+import {test, expect, ANALYTICS_HOSTS} from './fixtures.ts';
+
+type GtagCall = unknown[];
+
+async function pageViews(page: import('@playwright/test').Page): Promise<GtagCall[]> {
+  return page.evaluate(() =>
+    ((window as unknown as {dataLayer?: IArguments[]}).dataLayer ?? [])
+      .map((entry) => Array.from(entry))
+      .filter((call) => call[0] === 'event' && call[1] === 'page_view'),
+  );
+}
+
+test('gtag sends page_view only when pathname, search or hash changed', async ({page, watch}) => {
+  await page.goto('/');
+  await expect.poll(() => page.evaluate(() => typeof (window as unknown as {gtag?: unknown}).gtag)).toBe('function');
+  expect(await pageViews(page)).toHaveLength(0);
+
+  const nav = page.locator('.navbar__items');
+  await nav.getByRole('link', {name: 'API', exact: true}).click();
+  await expect(page.locator('h1')).toHaveText('Overview');
+  await expect.poll(() => pageViews(page)).toHaveLength(1);
+
+  await nav.getByRole('link', {name: 'API', exact: true}).click();
+  await page.waitForTimeout(300);
+  expect(await pageViews(page)).toHaveLength(1);
+
+  await nav.getByRole('link', {name: 'Internal', exact: true}).click();
+  await expect(page.locator('h1')).toHaveText('Introduction');
+  await expect.poll(() => pageViews(page)).toHaveLength(2);
+
+  const paths = await page.evaluate(() =>
+    ((window as unknown as {dataLayer: IArguments[]}).dataLayer)
+      .map((entry) => Array.from(entry))
+      .filter((call) => call[0] === 'set' && call[1] === 'page_path')
+      .map((call) => call[2]),
+  );
+  expect(paths).toEqual(['/api/', '/internal/']);
+  expect(watch.externalRequests.every((url) => ANALYTICS_HOSTS.includes(new URL(url).hostname))).toBe(true);
+  expect(watch.externalRequests.some((url) => url.includes('googletagmanager.com/gtag/js?id=G-TANGOTEST'))).toBe(true);
+});

@@ -1,0 +1,73 @@
+import {test, expect} from './fixtures.ts';
+
+test('an unknown path gets the not-found page with HTTP 404, navbar, search and section links', async ({page, watch}) => {
+  const response = await page.goto('/no/such/page/');
+  expect(response?.status()).toBe(404);
+  await expect(page.locator('h1')).toHaveText('Page not found');
+  await expect(page.locator('nav.navbar')).toBeVisible();
+  await expect(page.locator('.navbar__items--right input[type="search"]')).toBeVisible();
+  const main = page.locator('main');
+  for (const [label, href] of [['Guide', '/'], ['API', '/api/'], ['Scrcpy', '/scrcpy/'], ['Internal', '/internal/']]) {
+    await expect(main.getByRole('link', {name: label, exact: true})).toHaveAttribute('href', href);
+  }
+  await expect(main.getByRole('heading', {name: 'This page in other versions'})).toHaveCount(0);
+  expect(watch.consoleErrors.filter((e) => !e.includes('404'))).toEqual([]);
+});
+
+test('the not-found page links to the page where it exists in another version', async ({page}) => {
+  const response = await page.goto('/api/index/');
+  expect(response?.status()).toBe(404);
+  await page.goto('/2.0.0/api/');
+  const section = page.locator('main section');
+  await expect(section.getByRole('heading', {name: 'This page in other versions'})).toBeVisible();
+  await expect(section.getByRole('link', {name: '/api/', exact: true})).toBeVisible();
+  await section.getByRole('link', {name: '/1.1.0/api/', exact: true}).click();
+  await expect(page).toHaveURL(/\/1\.1\.0\/api\/$/);
+  await expect(page.locator('h1')).toHaveText('Overview');
+});
+
+test('the crash screen shows the error and "Try again" recovers', async ({page}) => {
+  await page.goto('/__test__/crash/');
+  await expect(page.locator('#crash-recovered')).toBeVisible();
+  await page.evaluate(() => sessionStorage.setItem('tango-test-crash', '1'));
+  await page.reload();
+  await expect(page.getByRole('heading', {name: /This page crashed/})).toBeVisible();
+  await expect(page.getByText('Induced crash for the crash-screen test')).toBeVisible();
+  await expect(page.locator('nav.navbar')).toBeVisible();
+  await page.evaluate(() => sessionStorage.removeItem('tango-test-crash'));
+  await page.getByRole('button', {name: 'Try again'}).click();
+  await expect(page.locator('#crash-recovered')).toBeVisible();
+});
+
+test('a failed chunk shows the red error box and Retry reloads the page', async ({page}) => {
+  let blocked = true;
+  await page.route('**/*.js', async (route) => {
+    const response = await route.fetch();
+    const body = await response.text();
+    if (blocked && body.includes('Lazy chunk loaded.') && !body.includes('Induced crash')) {
+      return route.abort('failed');
+    }
+    return route.fulfill({response, body});
+  });
+  await page.goto('/__test__/crash/');
+  const box = page.locator('div', {has: page.getByRole('button', {name: 'Retry'})}).last();
+  await expect(box).toBeVisible();
+  await expect(box).toContainText(/Loading chunk|ChunkLoadError|failed/i);
+  await expect(box).toHaveCSS('background-color', 'rgb(250, 56, 62)');
+  blocked = false;
+  const reloaded = page.waitForEvent('load');
+  await box.getByRole('button', {name: 'Retry'}).click();
+  await reloaded;
+  await expect(page.locator('#lazy-chunk')).toBeVisible();
+});
+
+test('a route whose chunks fail to preload is reached by a full page load', async ({page}) => {
+  await page.goto('/');
+  await page.route('**/*.js', (route) => route.abort('failed'));
+  const navigation = page.waitForEvent('load');
+  await page.locator('.navbar__items').getByRole('link', {name: 'Internal', exact: true}).click();
+  await navigation;
+  await page.unroute('**/*.js');
+  await expect(page).toHaveURL(/\/internal\/$/);
+  await expect(page.locator('h1')).toHaveText('Introduction');
+});

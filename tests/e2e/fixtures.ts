@@ -1,0 +1,65 @@
+import {test as base, expect, type Page} from '@playwright/test';
+import {readFileSync, readdirSync} from 'node:fs';
+import path from 'node:path';
+
+/** Titles end with this suffix: `{page title} | {site title}`. */
+export const SITE_TITLE = 'Tango ADB Development Guide';
+/** The analytics hosts a page may contact when the build has a GTAG_TRACKING_ID. */
+export const ANALYTICS_HOSTS = ['www.googletagmanager.com', 'www.google-analytics.com'];
+
+/** The expected routes, per docs version, from ../shared/spec/routes/{version}.txt. */
+export function expectedRoutes(): Map<string, string[]> {
+  const dir = path.resolve(import.meta.dirname, '../../../shared/spec/routes');
+  const routes = new Map<string, string[]>();
+  for (const file of readdirSync(dir).filter((f) => /^\d+\.\d+\.\d+\.txt$/.test(f))) {
+    const lines = readFileSync(path.join(dir, file), 'utf8').split('\n').map((l) => l.trim()).filter(Boolean);
+    routes.set(file.replace(/\.txt$/, ''), lines);
+  }
+  return routes;
+}
+
+/** The doc routes the production build lists in its sitemap, as paths. */
+export function builtRoutes(): string[] {
+  const xml = readFileSync(path.resolve(import.meta.dirname, '../../build/sitemap.xml'), 'utf8');
+  return [...xml.matchAll(/<loc>https?:\/\/[^/]+(\/[^<]*)<\/loc>/g)].map((m) => m[1]!);
+}
+
+interface Watch {
+  /** Console errors and uncaught page errors seen so far. */
+  consoleErrors: string[];
+  /** Requests to any host but 127.0.0.1 (aborted, or answered with an empty stub for analytics). */
+  externalRequests: string[];
+}
+
+/**
+ * The Playwright `test` with a `watch` fixture: every page of the test has its console errors
+ * and its requests beyond 127.0.0.1 recorded. Requests to other hosts never leave the machine:
+ * analytics scripts get an empty stub (so `window.dataLayer` still records gtag calls), anything
+ * else is aborted.
+ */
+export const test = base.extend<{watch: Watch}>({
+  watch: async ({context}, use) => {
+    const watch: Watch = {consoleErrors: [], externalRequests: []};
+    await context.route(/^(?!http:\/\/127\.0\.0\.1[:/])/, async (route) => {
+      const url = new URL(route.request().url());
+      if (url.protocol === 'data:' || url.protocol === 'blob:') return route.continue();
+      watch.externalRequests.push(url.href);
+      if (ANALYTICS_HOSTS.includes(url.hostname)) {
+        return route.fulfill({status: 200, contentType: 'text/javascript', body: ''});
+      }
+      return route.abort('blockedbyclient');
+    });
+    for (const page of context.pages()) listen(page, watch);
+    context.on('page', (page) => listen(page, watch));
+    await use(watch);
+  },
+});
+
+function listen(page: Page, watch: Watch) {
+  page.on('console', (message) => {
+    if (message.type() === 'error') watch.consoleErrors.push(`${page.url()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => watch.consoleErrors.push(`${page.url()}: ${error.message}`));
+}
+
+export {expect};

@@ -1,0 +1,146 @@
+import {test, expect, SITE_TITLE} from './fixtures.ts';
+
+test('navbar has the four sections, version dropdown, source link, search and colour toggle', async ({page, watch}) => {
+  await page.goto('/');
+  const navbar = page.locator('nav.navbar');
+  for (const [label, href] of [['Guide', '/'], ['API', '/api/'], ['Scrcpy', '/scrcpy/'], ['Internal', '/internal/']]) {
+    await expect(navbar.locator('.navbar__items:not(.navbar__items--right)').getByRole('link', {name: label, exact: true})).toHaveAttribute('href', href);
+  }
+  const right = navbar.locator('.navbar__items--right');
+  await expect(right.locator('.dropdown > .navbar__link')).toHaveText('2.0.0');
+  const source = right.getByRole('link', {name: 'Source code'});
+  await expect(source).toHaveAttribute('href', 'https://github.com/yume-chan/ya-webadb');
+  await expect(source).toHaveAttribute('target', '_blank');
+  await expect(source).toHaveAttribute('rel', 'noopener noreferrer');
+  await expect(right.getByRole('searchbox').or(right.locator('input[type="search"]'))).toBeVisible();
+  await expect(right.getByRole('button', {name: /dark mode|light mode|system mode/i})).toBeVisible();
+  await expect(page).toHaveTitle(new RegExp(`\\| ${SITE_TITLE}$`));
+  expect(watch.consoleErrors).toEqual([]);
+});
+
+test('footer has the dark style, both link columns and the copyright', async ({page}) => {
+  await page.goto('/');
+  const footer = page.locator('footer.footer');
+  await expect(footer).toHaveClass(/footer--dark/);
+  const columns = {
+    Links: [['Tango Web App', 'https://tangoapp.dev'], ['OpenCollective', 'https://opencollective.com/ya-webadb']],
+    Community: [['GitHub', 'https://github.com/yume-chan/ya-webadb'], ['Reddit', 'https://www.reddit.com/r/tango_adb'], ['Discord', 'https://discord.gg/26k3ttC2PN']],
+  };
+  for (const [title, links] of Object.entries(columns)) {
+    const column = footer.locator('.footer__col', {has: page.locator('.footer__title', {hasText: title})});
+    for (const [label, href] of links) {
+      const link = column.getByRole('link', {name: label});
+      await expect(link).toHaveAttribute('href', href);
+      await expect(link).toHaveAttribute('target', '_blank');
+      await expect(link).toHaveAttribute('rel', 'noopener noreferrer');
+    }
+  }
+  await expect(footer.locator('.footer__copyright')).toHaveText(`Copyright © 2021-${new Date().getFullYear()} Tango ADB. Built with Docusaurus.`);
+});
+
+test('external links in page content open in a new tab', async ({page}) => {
+  await page.goto('/internal/');
+  const external = page.locator('article a[href^="http"]');
+  expect(await external.count()).toBeGreaterThan(0);
+  for (const link of await external.all()) {
+    await expect(link).toHaveAttribute('target', '_blank');
+    await expect(link).toHaveAttribute('rel', /noopener/);
+  }
+});
+
+test('older versions show the unmaintained banner linking to the same page in 2.0.0', async ({page}) => {
+  await page.goto('/1.1.0/api/');
+  const banner = page.locator('.theme-doc-version-banner');
+  await expect(banner).toContainText('no longer actively maintained');
+  await expect(banner.getByRole('link', {name: 'latest version'})).toHaveAttribute('href', '/api/');
+  await page.goto('/api/');
+  await expect(page.locator('.theme-doc-version-banner')).toHaveCount(0);
+});
+
+test('the version dropdown switches to the same page in another version', async ({page}) => {
+  await page.goto('/scrcpy/');
+  const dropdown = page.locator('.navbar__items--right .dropdown');
+  await dropdown.hover();
+  await dropdown.getByRole('link', {name: '1.0.0'}).click();
+  await expect(page).toHaveURL(/\/1\.0\.0\/scrcpy\/$/);
+  await expect(page.locator('.navbar__items--right .dropdown > .navbar__link')).toHaveText('1.0.0');
+  await expect(page.locator('h1')).toContainText(/Quick start/i);
+});
+
+test('a stored unknown preferred version is cleared', async ({page}) => {
+  await page.goto('/');
+  await page.evaluate(() => localStorage.setItem('docs-preferred-version-default', '9.9.9'));
+  await page.goto('/api/');
+  await expect(page.locator('h1')).toBeVisible();
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('docs-preferred-version-default'))).toBeNull();
+});
+
+test('the colour mode persists across reloads and syncs to a second tab', async ({page, context}) => {
+  await page.goto('/');
+  const theme = () => page.locator('html').getAttribute('data-theme');
+  const start = await theme();
+  const next = start === 'dark' ? 'light' : 'dark';
+  const other = await context.newPage();
+  await other.goto('/api/');
+  const toggle = page.getByRole('button', {name: /dark mode|light mode|system mode/i});
+  for (let clicks = 0; clicks < 3 && (await theme()) !== next; clicks += 1) {
+    await toggle.click();
+  }
+  expect(await theme()).toBe(next);
+  await expect(other.locator('html')).toHaveAttribute('data-theme', next);
+  await page.reload();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', next);
+});
+
+test('the mobile drawer opens and offers "Back to main menu"', async ({page}) => {
+  await page.setViewportSize({width: 375, height: 740});
+  await page.goto('/api/');
+  await page.getByRole('button', {name: /toggle navigation bar/i}).click();
+  const sidebar = page.locator('.navbar-sidebar');
+  await expect(sidebar).toBeVisible();
+  await expect(sidebar.getByRole('button', {name: /back to main menu/i})).toBeVisible();
+  await sidebar.getByRole('button', {name: /back to main menu/i}).click();
+  await expect(sidebar.getByRole('link', {name: 'Scrcpy', exact: true})).toBeVisible();
+});
+
+test('the skip-to-content link moves focus to the main content', async ({page}) => {
+  await page.goto('/api/');
+  await page.keyboard.press('Tab');
+  const skip = page.getByRole('link', {name: /skip to main content/i});
+  await expect(skip).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect.poll(() => page.evaluate(() => document.activeElement?.closest('main') !== null || document.activeElement?.id === '__docusaurus_skipToContent_fallback')).toBe(true);
+});
+
+test('heading anchors are titled "Direct link to {heading}" and a hash link scrolls to its heading', async ({page}) => {
+  await page.goto('/');
+  const anchor = page.locator('article h2 a.hash-link').first();
+  const heading = page.locator('article h2').first();
+  const id = await heading.getAttribute('id');
+  const text = (await heading.innerText()).replace(/\u200b/g, '').trim();
+  await expect(anchor).toHaveAttribute('title', `Direct link to ${text}`);
+  await page.goto('/api/');
+  await page.goto(`/#${id}`);
+  await expect(heading).toBeInViewport();
+  const top = await heading.evaluate((el) => el.getBoundingClientRect().top);
+  expect(top).toBeLessThan(300);
+});
+
+test('a dismissed announcement stays dismissed after reload', async ({page}) => {
+  await page.goto('/');
+  const bar = page.locator('.theme-announcement-bar');
+  await expect(bar).toBeVisible();
+  await bar.getByRole('button', {name: /close/i}).click();
+  await expect(bar).toHaveCount(0);
+  await page.reload();
+  await expect(page.locator('.theme-announcement-bar')).toHaveCount(0);
+});
+
+test('/x.html and /x/index.html reach /x/', async ({page}) => {
+  for (const path of ['/api.html', '/api/index.html', '/1.1.0/internal.html', '/1.1.0/internal/index.html']) {
+    await page.goto(path);
+    const expected = path.replace(/(\/index)?\.html$/, '');
+    await expect(page.locator('h1'), path).toHaveText(path.includes('internal') ? 'Introduction' : 'Overview');
+    expect(new URL(page.url()).pathname.replace(/\/$/, '').replace(/(\/index)?\.html$/, '')).toBe(expected);
+  }
+});

@@ -1,0 +1,62 @@
+import {test, expect, expectedRoutes, builtRoutes, SITE_TITLE} from './fixtures.ts';
+
+const expected = expectedRoutes();
+const allExpected = new Set([...expected.values()].flat());
+const built = builtRoutes().filter((route) => !route.startsWith('/__test__/'));
+const siteRoutes = new Set(['/search/']);
+
+function decodeEntities(text: string): string {
+  return text.replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#x27;|&#39;/g, "'");
+}
+
+test('every built doc route is a listed route', () => {
+  const unlisted = built.filter((route) => !allExpected.has(route) && !siteRoutes.has(route));
+  expect(unlisted, 'routes the build has but ../shared/spec/routes does not list').toEqual([]);
+  const missing = [...allExpected].filter((route) => !built.includes(route));
+  const perVersion = [...expected].map(([version, routes]) => `${version}: ${routes.filter((r) => !built.includes(r)).length}/${routes.length}`);
+  console.log(`routes listed but not built yet: ${missing.length} of ${allExpected.size} (${perVersion.join(', ')})`);
+  expect(built.length).toBeGreaterThan(0);
+});
+
+for (const [version, routes] of expected) {
+  test(`built ${version} routes answer 200 with their page title`, async ({request}) => {
+    const builtHere = routes.filter((route) => built.includes(route));
+    for (const route of builtHere) {
+      const response = await request.get(route);
+      expect(response.status(), route).toBe(200);
+      const html = await response.text();
+      const title = decodeEntities(/<title[^>]*>([^<]*)<\/title>/.exec(html)?.[1] ?? '');
+      const h1 = decodeEntities((/<h1[^>]*>(.*?)<\/h1>/s.exec(html)?.[1] ?? '').replace(/<[^>]+>/g, '').trim());
+      expect(h1, `${route} has a heading`).not.toBe('');
+      expect(title, route).toBe(`${h1} | ${SITE_TITLE}`);
+    }
+  });
+
+  test(`built ${version} routes render in the browser without console errors`, async ({page, watch}) => {
+    test.setTimeout(180_000);
+    for (const route of routes.filter((r) => built.includes(r))) {
+      await page.goto(route, {waitUntil: 'load'});
+      await expect(page.locator('h1').first(), route).toBeVisible();
+    }
+    expect(watch.consoleErrors).toEqual([]);
+    expect(watch.externalRequests.filter((url) => !url.includes('googletagmanager'))).toEqual([]);
+  });
+}
+
+test('the site routes outside the docs exist', async ({request}) => {
+  expect((await request.get('/search/')).status()).toBe(200);
+  expect((await request.get('/404.html')).status()).toBe(200);
+  const sitemap = await request.get('/sitemap.xml');
+  expect(sitemap.status()).toBe(200);
+  expect(await sitemap.text()).toContain('<loc>https://docs.tangoapp.dev/</loc>');
+});
+
+test('the TCP connection category has its generated index in every version', async ({request}) => {
+  for (const [version, routes] of expected) {
+    const route = routes.find((r) => r.endsWith('/category/tcp-connection/'));
+    expect(route, version).toBeDefined();
+    if (!built.includes(route!)) continue;
+    const html = await (await request.get(route!)).text();
+    expect(html).toContain('TCP connection');
+  }
+});

@@ -1,0 +1,58 @@
+import {test, expect} from './fixtures.ts';
+
+const searchInput = (page: import('@playwright/test').Page) => page.locator('.navbar__items--right input.navbar__search-input');
+
+test('Ctrl+K focuses search; a query shows at most 8 suggestions and "See all results"', async ({page, watch}) => {
+  await page.goto('/api/');
+  await expect(page.locator('.navbar__search kbd').first()).toBeVisible();
+  await page.locator('main').click();
+  await page.keyboard.press('Control+k');
+  await expect(searchInput(page)).toBeFocused();
+  await page.keyboard.type('Adb');
+  const suggestions = page.locator('.aa-suggestion');
+  await expect(suggestions.first()).toBeVisible();
+  expect(await suggestions.count()).toBeLessThanOrEqual(8);
+  await expect(page.getByRole('link', {name: /See all results/})).toBeVisible();
+  expect(watch.consoleErrors).toEqual([]);
+});
+
+test('nonsense shows "No results"', async ({page}) => {
+  await page.goto('/');
+  await searchInput(page).fill('qqzzxxvvkkjj');
+  await expect(page.getByText('No results')).toBeVisible();
+});
+
+test('a reader on a 1.1.0 page gets 1.1.0 results', async ({page}) => {
+  await page.goto('/1.1.0/api/');
+  await searchInput(page).fill('Overview');
+  const first = page.locator('.aa-suggestion a, a.aa-suggestion').first();
+  await expect(first).toBeVisible();
+  const hrefs = await page.locator('.aa-suggestion a, a.aa-suggestion').evaluateAll((links) => links.map((l) => l.getAttribute('href')));
+  expect(hrefs.length).toBeGreaterThan(0);
+  for (const href of hrefs) expect(href).toMatch(/^\/1\.1\.0\//);
+});
+
+test('/search/?q= lists results, also for an older version', async ({page}) => {
+  await page.goto('/search/?q=transport');
+  await expect(page.locator('h1')).toHaveText('Search results for "transport"');
+  const results = page.locator('main article h2 a, main [class*="searchResultItem"] a');
+  await expect(results.first()).toBeVisible();
+  expect(await results.first().getAttribute('href')).not.toMatch(/^\/\d+\.\d+\.\d+\//);
+
+  await page.goto('/search/?q=transport&version=1.1.0/');
+  await expect(results.first()).toBeVisible();
+  expect(await results.first().getAttribute('href')).toMatch(/^\/1\.1\.0\//);
+});
+
+test('a malformed version parameter says the version is unknown, without errors', async ({page, watch}) => {
+  for (const bad of ['../x', '9.9.9']) {
+    await page.goto(`/search/?q=adb&version=${encodeURIComponent(bad)}`);
+    await expect(page.locator('h1')).toHaveText('Unknown docs version');
+    await page.getByRole('link', {name: '2.0.0', exact: true}).click();
+    await expect(page.locator('h1')).toHaveText('Search results for "adb"');
+  }
+  await page.goto('/search/?q=adb&version=1.1.0');
+  await expect(page).toHaveURL(/version=1\.1\.0%2F/);
+  await expect(page.locator('h1')).toHaveText('Search results for "adb"');
+  expect(watch.consoleErrors).toEqual([]);
+});

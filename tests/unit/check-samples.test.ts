@@ -1,0 +1,236 @@
+import {test} from 'node:test';
+import assert from 'node:assert/strict';
+import {spawnSync} from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {fileURLToPath} from 'node:url';
+import {extractBlocks, MdxParseError, parseMeta} from '../../scripts/check-samples.ts';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const SCRIPT = path.join(REPO, 'scripts', 'check-samples.ts');
+
+/** Runs the checker as `npm run check:samples` would, from the repository folder. */
+function runChecker(...args: string[]) {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', SCRIPT, ...args], {cwd: REPO, encoding: 'utf8'});
+  const lines = result.stdout.trimEnd().split('\n');
+  return {status: result.status, stdout: result.stdout, stderr: result.stderr, last: lines.at(-1)};
+}
+
+/** Writes `files` (relative path → content) under a new temporary folder and returns that folder. */
+function makeTree(files: Record<string, string>): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'check-samples-'));
+  for (const [name, content] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, name)), {recursive: true});
+    fs.writeFileSync(path.join(root, name), content);
+  }
+  return root;
+}
+
+const fence = (meta: string, code: string, lang = 'ts') => `\`\`\`${lang}${meta ? ' ' + meta : ''}\n${code}\n\`\`\``;
+
+const CONNECT_2 = `import {Adb, AdbServerClient} from '@yume-chan/adb';
+import {AdbServerNodeTcpConnector} from '@yume-chan/adb-server-node-tcp';
+
+const client = new AdbServerClient(new AdbServerNodeTcpConnector({host: '127.0.0.1', port: 5037}));
+const devices: AdbServerClient.Device[] = await client.getDevices();
+const device = devices[0];
+if (!device) throw new Error('No device');
+const adb: Adb = new Adb(await client.createTransport(device));
+console.log(adb.serial, AdbServerClient.parseDeviceList(''));`;
+
+// An Adb from @yume-chan/adb passed to @yume-chan/adb-scrcpy: only type-checks when both packages
+// see the same copy of @yume-chan/adb (npm nests a newer one under @tango-v2/adb-scrcpy).
+const SCRCPY_2 = `import type {Adb} from '@yume-chan/adb';
+import {AdbScrcpyClient, AdbScrcpyOptionsLatest} from '@yume-chan/adb-scrcpy';
+import {DefaultServerPath} from '@yume-chan/scrcpy';
+
+export async function start(adb: Adb) {
+  return AdbScrcpyClient.start(adb, DefaultServerPath, new AdbScrcpyOptionsLatest({audio: false}));
+}`;
+
+const COUNTER_TSX = `import {useState} from 'react';
+
+export function Counter() {
+  const [count, setCount] = useState(0);
+  return <button onClick={() => setCount(count + 1)}>{count}</button>;
+}`;
+
+const TRACK_0 = `import {AdbServerClient} from '@yume-chan/adb';
+import {AdbServerNodeTcpConnector} from '@yume-chan/adb-server-node-tcp';
+
+const client = new AdbServerClient(new AdbServerNodeTcpConnector({host: '127.0.0.1', port: 5037}));
+for await (const devices of client.trackDevices()) {
+  console.log(devices.map((device) => device.serial));
+}`;
+
+const FIXTURE: Record<string, string> = {
+  'versions.json': JSON.stringify(['1.1.0', '0.0.24']),
+  'docs/connect.mdx': [
+    '---',
+    'title: Connect {to a server',
+    '---',
+    '',
+    'import Tabs from "@theme/Tabs";',
+    '',
+    '## Connect {#connect}',
+    '',
+    '<!-- Docusaurus accepts HTML comments and heading IDs; plain MDX rejects both. -->',
+    '',
+    fence('title="connect.ts"', CONNECT_2),
+    '',
+    ':::note{.custom}',
+    '',
+    '<Tabs>',
+    '',
+    fence('', SCRCPY_2),
+    '',
+    '</Tabs>',
+    '',
+    ':::',
+    '',
+    fence('showLineNumbers', COUNTER_TSX, 'tsx'),
+    '',
+  ].join('\n'),
+  'docs/guides/errors.md': [
+    '# Errors',
+    '',
+    '1. A step',
+    '',
+    '   ```typescript {2}',
+    "   import {AdbServerClient} from '@yume-chan/adb';",
+    '   declare const client: AdbServerClient;',
+    '   const version: string = await client.getVersion();',
+    '   ```',
+    '',
+    fence('partial="continues the block above"', 'await adb.reboot();'),
+    '',
+    fence('partial', 'await adb.reboot();'),
+    '',
+    fence('version="0.0.24" title="Before"', TRACK_0),
+    '',
+    '```js',
+    'this is not checked',
+    '```',
+    '',
+  ].join('\n'),
+  'docs/broken.mdx': '# Broken\n\n<Tabs>\n\nno closing tag\n',
+  'versioned_docs/version-1.1.0/intro.md': [
+    '# Intro',
+    '',
+    fence('', "const adb = await connect(;"),
+    '',
+    fence('', "import {Adb} from '@yume-chan/adb';\nexport function serial(adb: Adb): string {\n  return adb.serial;\n}"),
+    '',
+  ].join('\n'),
+  'versioned_docs/version-0.0.24/track.mdx': [
+    '# Track devices',
+    '',
+    fence('', TRACK_0),
+    '',
+    fence('', "import {AdbServerClient} from '@yume-chan/adb';\nconsole.log(AdbServerClient.parseDeviceList(''));"),
+    '',
+  ].join('\n'),
+};
+
+test('parseMeta reads partial and version and ignores other words', () => {
+  assert.deepEqual(parseMeta('title="a partial view" partial="needs adb" {1,3-4} showLineNumbers'), {
+    partial: 'needs adb',
+    problems: [],
+  });
+  assert.deepEqual(parseMeta("partial='uses adb from above'"), {partial: 'uses adb from above', problems: []});
+  assert.deepEqual(parseMeta('version="0.0.24" title="Before"'), {version: '0.0.24', problems: []});
+  assert.deepEqual(parseMeta(undefined), {problems: []});
+  assert.deepEqual(parseMeta('title="partial" showLineNumbers'), {problems: []});
+});
+
+test('parseMeta reports partial without a reason and version without a value', () => {
+  for (const meta of ['partial', 'partial=""', "partial='  '", 'title="x" partial']) {
+    const {partial, problems} = parseMeta(meta);
+    assert.equal(partial, undefined, meta);
+    assert.equal(problems.length, 1, meta);
+    assert.match(problems[0]!, /^partial needs a reason/, meta);
+  }
+  assert.match(parseMeta('version=""').problems[0]!, /^version needs/);
+});
+
+test('extractBlocks finds ts, tsx and typescript blocks with their page positions', () => {
+  const blocks = extractBlocks(FIXTURE['docs/guides/errors.md']!, 'errors.md');
+  assert.deepEqual(
+    blocks.map(({line, column, lang, meta}) => ({line, column, lang, meta})),
+    [
+      {line: 5, column: 4, lang: 'typescript', meta: '{2}'},
+      {line: 11, column: 1, lang: 'ts', meta: 'partial="continues the block above"'},
+      {line: 15, column: 1, lang: 'ts', meta: 'partial'},
+      {line: 19, column: 1, lang: 'ts', meta: 'version="0.0.24" title="Before"'},
+    ],
+  );
+  assert.equal(blocks[0]!.code.split('\n')[0], "import {AdbServerClient} from '@yume-chan/adb';");
+  assert.ok(blocks.every((block) => block.file === 'errors.md'));
+});
+
+test('extractBlocks parses pages as Docusaurus does: front matter, heading IDs, comments, admonitions, JSX', () => {
+  const blocks = extractBlocks(FIXTURE['docs/connect.mdx']!, 'connect.mdx');
+  assert.deepEqual(
+    blocks.map(({line, lang}) => [line, lang]),
+    [
+      [11, 'ts'],
+      [27, 'ts'],
+      [41, 'tsx'],
+    ],
+  );
+});
+
+test('extractBlocks throws MdxParseError naming the file', () => {
+  assert.throws(
+    () => extractBlocks(FIXTURE['docs/broken.mdx']!, 'docs/broken.mdx'),
+    (error: unknown) => error instanceof MdxParseError && error.message.startsWith('docs/broken.mdx:3:1 cannot parse as MDX'),
+  );
+});
+
+test('the checker reports each failing block and exits 1', () => {
+  const root = makeTree(FIXTURE);
+  try {
+    const {status, stdout, last} = runChecker('--root', root);
+    const rel = (file: string) => path.relative(REPO, path.join(root, file)).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    assert.equal(last, 'samples: 7 type-checked, 2 syntax-only, 1 opted out, 5 failed', stdout);
+    assert.equal(status, 1);
+    // The 2.0.0 type error, at its position in the page (indented list item, after the fence line).
+    assert.match(stdout, new RegExp(`^${rel('docs/guides/errors.md')}:8:10 TS2322: Type 'number' is not assignable to type 'string'\\.$`, 'm'));
+    assert.match(stdout, new RegExp(`^${rel('docs/guides/errors.md')}:15:1 partial needs a reason`, 'm'));
+    assert.match(stdout, new RegExp(`^${rel('docs/broken.mdx')}:3:1 cannot parse as MDX: Expected a closing tag for \`<Tabs>\``, 'm'));
+    assert.match(stdout, new RegExp(`^${rel('versioned_docs/version-1.1.0/intro.md')}:4:27 TS1005: '\\)' expected\\.$`, 'm'));
+    // A 2.0.0-only API (static parseDeviceList) fails against 0.0.24.
+    assert.match(stdout, new RegExp(`^${rel('versioned_docs/version-0.0.24/track.mdx')}:15:29 TS2339: .*parseDeviceList`, 'm'));
+    assert.match(stdout, /^1\.1\.0: @yume-chan\/adb 1\.x is not on the registry; blocks are checked for syntax only$/m);
+    assert.equal(stdout.match(/TS\d+/g)?.length, 3, stdout);
+  } finally {
+    fs.rmSync(root, {recursive: true, force: true});
+  }
+});
+
+test('the checker exits 0 when nothing fails', () => {
+  const root = makeTree({
+    'versions.json': JSON.stringify(['1.1.0']),
+    'docs/a.mdx': fence('partial="shows one call"', 'await adb.reboot();'),
+    'versioned_docs/version-1.1.0/a.md': fence('', 'export const answer: number = 42;'),
+  });
+  try {
+    const {status, stdout, last} = runChecker('--root', root);
+    assert.equal(last, 'samples: 0 type-checked, 1 syntax-only, 1 opted out, 0 failed', stdout);
+    assert.equal(status, 0);
+  } finally {
+    fs.rmSync(root, {recursive: true, force: true});
+  }
+});
+
+test('the checker prints its usage on --help and on bad arguments', () => {
+  const help = runChecker('--help');
+  assert.equal(help.status, 0);
+  assert.match(help.stdout, /^Usage: tsx scripts\/check-samples\.ts \[--root DIR\]$/m);
+  for (const args of [['--nope'], ['--root'], ['extra'], ['--root', path.join(os.tmpdir(), 'no-such-check-samples-dir')]]) {
+    const bad = runChecker(...args);
+    assert.equal(bad.status, 2, args.join(' '));
+    assert.match(bad.stderr, /Usage: tsx scripts\/check-samples\.ts/, args.join(' '));
+  }
+});

@@ -1,0 +1,36 @@
+import {test} from 'node:test';
+import assert from 'node:assert/strict';
+import {execFileSync} from 'node:child_process';
+
+/** Loads docusaurus.config.ts in a fresh process with the given environment and returns `pick(config)`. */
+function loadConfig(env: Record<string, string>, pick: string): unknown {
+  const script = `const c = (await import("./docusaurus.config.ts")).default; console.log(JSON.stringify(${pick} ?? null));`;
+  const output = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    env: {...process.env, GTAG_TRACKING_ID: '', TANGO_TEST_ROUTES: '', ...env},
+    encoding: 'utf8',
+  });
+  return JSON.parse(output.trim().split('\n').pop()!);
+}
+
+test('analytics is off without GTAG_TRACKING_ID and on with it', () => {
+  assert.equal(loadConfig({}, 'c.presets[0][1].gtag'), null);
+  assert.equal(loadConfig({GTAG_TRACKING_ID: '  '}, 'c.presets[0][1].gtag'), null);
+  assert.deepEqual(loadConfig({GTAG_TRACKING_ID: 'G-ABC123'}, 'c.presets[0][1].gtag'), {trackingID: 'G-ABC123', anonymizeIP: true});
+});
+
+test('the test-only route plugin exists only with TANGO_TEST_ROUTES=1', () => {
+  assert.deepEqual(loadConfig({}, 'c.plugins.filter(Boolean).length'), 0);
+  assert.deepEqual(loadConfig({TANGO_TEST_ROUTES: '1'}, 'c.plugins.filter(Boolean).length'), 1);
+});
+
+test('versions come from versions.json: the current one at the root, older ones under their number', async () => {
+  const {default: released} = await import('../../versions.json', {with: {type: 'json'}});
+  const docs = loadConfig({}, 'c.presets[0][1].docs') as {lastVersion: string; versions: Record<string, {label: string; path: string; banner: string}>};
+  assert.equal(docs.lastVersion, 'current');
+  assert.deepEqual(docs.versions.current, {label: '2.0.0', path: '/', banner: 'none'});
+  assert.deepEqual(Object.keys(docs.versions), ['current', ...released]);
+  for (const version of released) {
+    assert.deepEqual(docs.versions[version], {label: version, path: version, banner: 'unmaintained'});
+  }
+  assert.ok(released.includes('0.0.24'));
+});
