@@ -1,8 +1,8 @@
 import {defineConfig, devices} from '@playwright/test';
-import {findChromium} from './scripts/find-chromium.ts';
 
 /**
- * Browser tests run Debian's Chromium (never a browser Playwright downloads) against the
+ * Browser tests run Debian's Chromium (never a browser Playwright downloads: `CHROMIUM_PATH`,
+ * set by `scripts/test.sh`, else /usr/bin/chromium) against the
  * production build served by `docusaurus serve` on 127.0.0.1:4173. The build must exist:
  * `npm test` builds it with TANGO_TEST_ROUTES=1 and a placeholder GTAG_TRACKING_ID.
  */
@@ -21,7 +21,7 @@ export default defineConfig({
     baseURL,
     trace: 'retain-on-failure',
     launchOptions: {
-      executablePath: findChromium() ?? undefined,
+      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
       args: [
         '--no-sandbox',
         '--disable-gpu',

@@ -50,7 +50,10 @@ export const TYPE_CHECKED: Readonly<Record<string, string>> = {
   '0.0.24': '@tango-v0',
 };
 
-/** Why the other versions are syntax-only: no 1.x of `@yume-chan/adb` was ever published to npm. */
+/**
+ * Why the other docs versions (1.1.0, 1.0.0) are syntax-only: there is no 1.x of `@yume-chan/adb` on
+ * the npm registry to check them against (as stated by the task that set up this checker).
+ */
 const SYNTAX_ONLY_REASON = '@yume-chan/adb 1.x is not on the registry; blocks are checked for syntax only';
 
 /** Code-block languages that are checked, and the file extension a block gets. */
@@ -103,6 +106,8 @@ export interface Failure {
   line: number;
   column: number;
   message: string;
+  /** The block the diagnostic is in; absent for problems of a whole page. */
+  block?: SampleBlock;
 }
 
 /**
@@ -139,7 +144,7 @@ export function extractBlocks(mdxText: string, file: string): SampleBlock[] {
   const blocks: SampleBlock[] = [];
   visit(tree, 'code', (node) => {
     const lang = node.lang ?? '';
-    if (!(lang in SAMPLE_LANGS) || !node.position) return;
+    if (!Object.hasOwn(SAMPLE_LANGS, lang) || !node.position) return;
     blocks.push({
       file,
       line: node.position.start.line,
@@ -241,6 +246,7 @@ function toFailure(block: SampleBlock, diagnostic: ts.Diagnostic): Failure {
     line: block.line + 1 + line,
     column: block.column + character,
     message: messageOf(diagnostic),
+    block,
   };
 }
 
@@ -389,7 +395,11 @@ type Plan =
   | {block: SampleBlock; folder: string; kind: 'invalid'; problems: string[]};
 
 /**
- * Runs the checker on a site and prints the report to stdout.
+ * Runs the checker on a site and prints the report to stdout. Counting: every block is exactly one
+ * of type-checked, syntax-only, opted out, or invalid (bad `partial`/`version` meta; then not
+ * checked). "failed" counts type-checked and syntax-only blocks with at least one error, invalid
+ * blocks, and pages that do not parse (one each, however many diagnostics). Blocks are counted
+ * under the docs version of their page, even when `version="X"` checks them as X.
  *
  * @param root The site folder (docs/, versioned_docs/, versions.json).
  * @returns The exit code: 0 when every block passed, 1 when a block or page failed or the setup is
@@ -427,17 +437,20 @@ export function run(root: string): number {
         const target = meta.version ?? version;
         if (problems.length > 0) plans.push({block, folder: version, kind: 'invalid', problems});
         else if (meta.partial !== undefined) plans.push({block, folder: version, kind: 'opted-out'});
-        else plans.push({block, folder: version, kind: target in TYPE_CHECKED ? 'types' : 'syntax', target});
+        else plans.push({block, folder: version, kind: Object.hasOwn(TYPE_CHECKED, target) ? 'types' : 'syntax', target});
       }
     }
   }
 
   const failedBlocks = new Set<SampleBlock>();
+  const folderOf = new Map(plans.map((plan) => [plan.block, plan.folder]));
   const environment: string[] = [];
   for (const plan of plans) {
     if (plan.kind !== 'invalid') continue;
     failedBlocks.add(plan.block);
-    for (const message of plan.problems) failures.push({file: plan.block.file, line: plan.block.line, column: plan.block.column, message});
+    for (const message of plan.problems) {
+      failures.push({file: plan.block.file, line: plan.block.line, column: plan.block.column, message, block: plan.block});
+    }
   }
 
   const targets = [...new Set(plans.flatMap((plan) => (plan.kind === 'types' || plan.kind === 'syntax' ? [plan.target] : [])))];
@@ -446,10 +459,9 @@ export function run(root: string): number {
   const workDir = fs.mkdtempSync(path.join(workRoot, 'check-samples-'));
   try {
     for (const target of targets) {
-      const mine = plans.filter((plan) => (plan.kind === 'types' || plan.kind === 'syntax') && plan.target === target);
-      const blocks = mine.map((plan) => plan.block);
+      const blocks = plans.flatMap((plan) => ((plan.kind === 'types' || plan.kind === 'syntax') && plan.target === target ? [plan.block] : []));
       let found: Failure[];
-      if (target in TYPE_CHECKED) {
+      if (Object.hasOwn(TYPE_CHECKED, target)) {
         const dir = path.join(workDir, target);
         fs.mkdirSync(dir);
         const result = checkTypes(blocks, TYPE_CHECKED[target]!, dir);
@@ -459,11 +471,8 @@ export function run(root: string): number {
         found = checkSyntax(blocks);
       }
       for (const failure of found) {
-        const plan = mine.find((p) => p.block.file === failure.file && failure.line > p.block.line && failure.line <= p.block.line + p.block.code.split('\n').length);
-        if (plan) {
-          failedBlocks.add(plan.block);
-          if (plan.folder !== target) failure.message += ` (version="${target}")`;
-        }
+        failedBlocks.add(failure.block!);
+        if (folderOf.get(failure.block!) !== target) failure.message += ` (version="${target}")`;
         failures.push(failure);
       }
     }
@@ -484,7 +493,7 @@ export function run(root: string): number {
   for (const failure of failures) console.log(`${failure.file}:${failure.line}:${failure.column} ${failure.message}`);
   for (const message of environment) console.log(`check-samples: ${message}`);
 
-  const syntaxOnlyVersions = known.filter((version) => !(version in TYPE_CHECKED));
+  const syntaxOnlyVersions = known.filter((version) => !Object.hasOwn(TYPE_CHECKED, version));
   if (syntaxOnlyVersions.length > 0) console.log(`${syntaxOnlyVersions.join(', ')}: ${SYNTAX_ONLY_REASON}`);
   for (const [version, dir] of versions) {
     const counts = perFolder.get(version)!;

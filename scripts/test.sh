@@ -17,13 +17,22 @@ finish() {
   exit $?
 }
 
+# Prints the first Chromium or Chrome binary found ($CHROMIUM_PATH first); fails when none is.
+find_chromium() {
+  local candidate
+  for candidate in "${CHROMIUM_PATH:-}" /usr/bin/chromium /usr/bin/chromium-browser /usr/bin/google-chrome-stable /usr/bin/google-chrome; do
+    if [ -n "$candidate" ] && [ -x "$candidate" ]; then echo "$candidate"; return 0; fi
+  done
+  return 1
+}
+
 stage "browser"
-if ! chromium=$(npx --no-install tsx scripts/find-chromium.ts); then
+if ! chromium=$(find_chromium); then
   if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
     echo "No Chromium found: installing Debian's chromium package."
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null \
       || { echo "apt-get install chromium failed"; count 0 1; finish 1; }
-    chromium=$(npx --no-install tsx scripts/find-chromium.ts) || { echo "chromium installed but not found"; count 0 1; finish 1; }
+    chromium=$(find_chromium) || { echo "chromium installed but not found"; count 0 1; finish 1; }
   else
     echo "No Chromium found. Install it with: sudo apt-get install -y chromium"
     echo "(or set CHROMIUM_PATH to a Chromium or Chrome binary), then run npm test again."

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 
-import {evaluate} from '@mdx-js/mdx';
 import * as runtime from 'react/jsx-runtime';
+
+/** @mdx-js/mdx is ESM-only; this package's tests run as CommonJS, so it is loaded with import(). */
+const evaluate: typeof import('@mdx-js/mdx').evaluate = async (...args) => (await import('@mdx-js/mdx')).evaluate(...args);
 import {renderToStaticMarkup} from 'react-dom/server';
 
 import BrowserSupport from '../../src/components/BrowserSupport/index.tsx';

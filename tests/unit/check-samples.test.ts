@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
-import {extractBlocks, MdxParseError, parseMeta} from '../../scripts/check-samples.ts';
+import {extractBlocks, main, MdxParseError, parseMeta} from '../../scripts/check-samples.ts';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SCRIPT = path.join(REPO, 'scripts', 'check-samples.ts');
@@ -228,9 +228,15 @@ test('the checker prints its usage on --help and on bad arguments', () => {
   const help = runChecker('--help');
   assert.equal(help.status, 0);
   assert.match(help.stdout, /^Usage: tsx scripts\/check-samples\.ts \[--root DIR\]$/m);
-  for (const args of [['--nope'], ['--root'], ['extra'], ['--root', path.join(os.tmpdir(), 'no-such-check-samples-dir')]]) {
-    const bad = runChecker(...args);
-    assert.equal(bad.status, 2, args.join(' '));
-    assert.match(bad.stderr, /Usage: tsx scripts\/check-samples\.ts/, args.join(' '));
+  const bad = runChecker('--nope');
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /Usage: tsx scripts\/check-samples\.ts/);
+});
+
+test('main rejects a missing --root value, extra arguments and a --root that is not a folder', (t) => {
+  const stderr = t.mock.method(console, 'error', () => {});
+  for (const args of [['--root'], ['extra'], ['--root', path.join(os.tmpdir(), 'no-such-check-samples-dir')]]) {
+    assert.equal(main(args), 2, args.join(' '));
+    assert.match(String(stderr.mock.calls.at(-1)?.arguments[0]), /\nUsage: tsx scripts\/check-samples\.ts/, args.join(' '));
   }
 });

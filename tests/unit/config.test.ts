@@ -4,7 +4,7 @@ import {execFileSync} from 'node:child_process';
 
 /** Loads docusaurus.config.ts in a fresh process with the given environment and returns `pick(config)`. */
 function loadConfig(env: Record<string, string>, pick: string): unknown {
-  const script = `const c = (await import("./docusaurus.config.ts")).default; console.log(JSON.stringify(${pick} ?? null));`;
+  const script = `const m = await import("./docusaurus.config.ts"); const c = m.default.default ?? m.default; console.log(JSON.stringify(${pick} ?? null));`;
   const output = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
     env: {...process.env, GTAG_TRACKING_ID: '', TANGO_TEST_ROUTES: '', ...env},
     encoding: 'utf8',

@@ -15,12 +15,8 @@ test('no parameter and the parameters the search bar writes are accepted', () =>
   assert.deepEqual(checkSearchVersion('0.0.24/', versions), {kind: 'ok'});
 });
 
-test('a known version without its trailing slash is normalised', () => {
-  assert.deepEqual(checkSearchVersion('1.1.0', versions), {kind: 'normalize', version: '1.1.0/'});
-});
-
 test('anything else is unknown, with every version offered', () => {
-  for (const bad of ['../x', '9.9.9', '9.9.9/', '/', '//evil.example/', '2.0.0/', '<script>']) {
+  for (const bad of ['../x', '9.9.9', '1.1.0', '9.9.9/', '/', '//evil.example/', '2.0.0/', '<script>']) {
     const result = checkSearchVersion(bad, versions);
     assert.equal(result.kind, 'unknown', bad);
     assert.deepEqual(result.kind === 'unknown' && result.known, [

@@ -163,7 +163,7 @@ export function QuestionView({title, id, answers, chosen, onChoose, onReset, fir
                         ref={index === 0 ? firstButtonRef : undefined}
                         type="button"
                         className={styles.option}
-                        aria-pressed={chosen !== index}
+                        aria-pressed={chosen === index}
                         aria-controls={panelId}
                         onClick={() => onChoose(index)}
                     >

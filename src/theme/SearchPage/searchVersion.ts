@@ -9,7 +9,6 @@ export interface SearchableVersion {
 /** What the search page should do with its `version` query parameter. */
 export type SearchVersionCheck =
   | {kind: 'ok'}
-  | {kind: 'normalize'; version: string}
   | {kind: 'unknown'; requested: string; known: {label: string; version: string | null}[]};
 
 /**
@@ -22,9 +21,8 @@ export type SearchVersionCheck =
  * @param versions The docs versions (`useAllDocsData().default.versions`).
  * @param baseUrl The site's base URL, `/` here.
  * @returns `ok` for no parameter or a version path the search plugin writes (`1.1.0/`);
- *   `normalize` with the right value for a known version written without its trailing slash
- *   (`1.1.0`); otherwise `unknown` with every version's label and parameter (null for the
- *   latest, which takes no parameter).
+ *   otherwise (`1.1.0` without its slash included) `unknown`, with every version's label and
+ *   parameter (null for the latest, which takes no parameter).
  */
 export function checkSearchVersion(requested: string | null, versions: SearchableVersion[], baseUrl = '/'): SearchVersionCheck {
   const known = versions.map((version) => ({
@@ -33,7 +31,5 @@ export function checkSearchVersion(requested: string | null, versions: Searchabl
   }));
   if (requested === null || requested === '') return {kind: 'ok'};
   if (known.some((k) => k.version === requested)) return {kind: 'ok'};
-  const withSlash = known.find((k) => k.version !== null && k.version === `${requested}/`);
-  if (withSlash) return {kind: 'normalize', version: withSlash.version!};
   return {kind: 'unknown', requested, known};
 }

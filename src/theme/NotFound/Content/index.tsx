@@ -26,12 +26,14 @@ const SECTIONS = [
  * computed after mount because the page is pre-rendered once as `/404.html`, for every path.
  */
 export default function NotFoundContent({className}: Props): ReactNode {
-  const {pathname} = useLocation();
+  const location = useLocation();
   const docsData = useAllDocsData().default;
+  const [pathname, setPathname] = useState<string | null>(null);
   const [elsewhere, setElsewhere] = useState<DocElsewhere[]>([]);
   useEffect(() => {
-    setElsewhere(findDocsElsewhere(pathname, docsData?.versions as VersionDocs[] | undefined));
-  }, [pathname, docsData]);
+    setPathname(location.pathname);
+    setElsewhere(findDocsElsewhere(location.pathname, docsData?.versions as VersionDocs[] | undefined));
+  }, [location.pathname, docsData]);
 
   const latest = docsData?.versions.find((version) => version.isLast);
   const sectionLinks = SECTIONS.flatMap((section) => {
@@ -47,8 +49,8 @@ export default function NotFoundContent({className}: Props): ReactNode {
             Page not found
           </Heading>
           <p>
-            There is no page at <code>{pathname}</code>. It may have moved, or exist only in another
-            version of the docs.
+            There is no page at {pathname === null ? 'this address' : <code>{pathname}</code>}. It may have
+            moved, or exist only in another version of the docs.
           </p>
           {elsewhere.length > 0 && (
             <section aria-labelledby="not-found-elsewhere" className={styles.elsewhere}>
