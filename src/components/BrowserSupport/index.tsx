@@ -74,11 +74,11 @@ export default function BrowserSupport({feature, data}: BrowserSupportProps): Re
                 </tbody>
             </table>
             <p className={styles.footer}>
-                <a href={data.mdnUrl}>{data.title} on MDN</a>
+                <a href={data.mdnUrl} target="_blank" rel="noopener noreferrer">{data.title} on MDN</a>
                 {data.specUrl !== undefined && (
                     <>
                         {' · '}
-                        <a href={data.specUrl}>Specification</a>
+                        <a href={data.specUrl} target="_blank" rel="noopener noreferrer">Specification</a>
                     </>
                 )}
                 <br />
