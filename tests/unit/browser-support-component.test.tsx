@@ -48,9 +48,10 @@ describe('<BrowserSupport>', () => {
         assert.match(html, /<th scope="row">Node\.js<\/th><td><span class="version">16\.5\.0<\/span><span class="mark">Partial<\/span><\/td>/);
     });
 
-    test('footer links to MDN and the spec and names the BCD version', () => {
-        assert.match(html, /<a href="https:\/\/developer\.mozilla\.org\/docs\/Web\/API\/USB">WebUSB on MDN<\/a>/);
-        assert.match(html, /<a href="https:\/\/usb\.spec\.whatwg\.org\/#usb">Specification<\/a>/);
+    test('footer links to MDN and the spec in a new tab and names the BCD version', () => {
+        const newTab = 'target="_blank" rel="noopener noreferrer"';
+        assert.ok(html.includes(`<a href="https://developer.mozilla.org/docs/Web/API/USB" ${newTab}>WebUSB on MDN</a>`));
+        assert.ok(html.includes(`<a href="https://usb.spec.whatwg.org/#usb" ${newTab}>Specification</a>`));
         assert.match(html, /Data: @mdn\/browser-compat-data 8\.1\.9<\/p>/);
     });
 
