@@ -2,12 +2,16 @@ import {defineConfig, devices} from '@playwright/test';
 
 /**
  * Browser tests run Debian's Chromium (never a browser Playwright downloads: `CHROMIUM_PATH`,
- * set by `scripts/test.sh`, else /usr/bin/chromium) against the
- * production build served by `docusaurus serve` on 127.0.0.1:4173. The build must exist:
- * `npm test` builds it with TANGO_TEST_ROUTES=1 and a placeholder GTAG_TRACKING_ID.
+ * set by `scripts/test.sh`, else /usr/bin/chromium) against two production builds served by
+ * `docusaurus serve`, which `npm test` makes first:
+ * - `build/` on 127.0.0.1:4173: the site as the README serves it (no analytics), plus the
+ *   test-only route (TANGO_TEST_ROUTES=1);
+ * - `build-analytics/` on 127.0.0.1:4174: the same site with GTAG_TRACKING_ID=G-TANGOTEST, for
+ *   the analytics tests (tests/e2e/analytics.spec.ts).
  */
-const port = Number(process.env.E2E_PORT ?? 4173);
-export const baseURL = `http://127.0.0.1:${port}`;
+const port = 4173;
+const analyticsPort = 4174;
+const baseURL = `http://127.0.0.1:${port}`;
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -34,10 +38,18 @@ export default defineConfig({
     },
   },
   projects: [{name: 'chromium', use: {...devices['Desktop Chrome'], channel: undefined}}],
-  webServer: {
-    command: `npx docusaurus serve --port ${port} --host 127.0.0.1 --no-open`,
-    url: `${baseURL}/`,
-    reuseExistingServer: !process.env.CI,
-    timeout: 60_000,
-  },
+  webServer: [
+    {
+      command: `npx docusaurus serve --port ${port} --host 127.0.0.1 --no-open`,
+      url: `${baseURL}/`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 60_000,
+    },
+    {
+      command: `npx docusaurus serve --dir build-analytics --port ${analyticsPort} --host 127.0.0.1 --no-open`,
+      url: `http://127.0.0.1:${analyticsPort}/`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 60_000,
+    },
+  ],
 });

@@ -1,4 +1,6 @@
-import {test, expect, ANALYTICS_HOSTS} from './fixtures.ts';
+import {test, expect, ANALYTICS_HOSTS, ANALYTICS_BUILD_URL} from './fixtures.ts';
+
+test.use({baseURL: ANALYTICS_BUILD_URL});
 
 type GtagCall = unknown[];
 
@@ -37,4 +39,16 @@ test('gtag sends page_view only when pathname, search or hash changed', async ({
   expect(paths).toEqual(['/api/', '/internal/']);
   expect(watch.externalRequests.every((url) => ANALYTICS_HOSTS.includes(new URL(url).hostname))).toBe(true);
   expect(watch.externalRequests.some((url) => url.includes('googletagmanager.com/gtag/js?id=G-TANGOTEST'))).toBe(true);
+});
+
+test('without GTAG_TRACKING_ID the build has no analytics code and no request leaves the page', async ({page, watch, baseURL}) => {
+  const plain = baseURL!.replace(ANALYTICS_BUILD_URL, 'http://127.0.0.1:4173');
+  const response = await page.goto(`${plain}/`);
+  const html = await response!.text();
+  expect(html).not.toContain('googletagmanager');
+  expect(html).not.toContain('gtag(');
+  await page.locator('.navbar__items').getByRole('link', {name: 'API', exact: true}).click();
+  await expect(page.locator('h1')).toHaveText('Overview');
+  expect(await page.evaluate(() => typeof (window as unknown as {gtag?: unknown}).gtag)).toBe('undefined');
+  expect(watch.externalRequests).toEqual([]);
 });

@@ -4,6 +4,8 @@ import path from 'node:path';
 
 /** Titles end with this suffix: `{page title} | {site title}`. */
 export const SITE_TITLE = 'Tango ADB Development Guide';
+/** Where `npm test` serves the build made with GTAG_TRACKING_ID=G-TANGOTEST (see playwright.config.ts). */
+export const ANALYTICS_BUILD_URL = 'http://127.0.0.1:4174';
 /** The analytics hosts a page may contact when the build has a GTAG_TRACKING_ID. */
 export const ANALYTICS_HOSTS = ['www.googletagmanager.com', 'www.google-analytics.com'];
 

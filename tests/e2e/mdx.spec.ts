@@ -1,13 +1,18 @@
 import type {Page} from '@playwright/test';
 import {test, expect} from './fixtures.ts';
 
-/** Loads `path` and returns the JavaScript bodies the page fetched, once it is idle. */
-async function scriptsOf(page: Page, path: string): Promise<string[]> {
+/**
+ * Loads `path`, waits until `ready` is visible (when given) and the network is idle, and returns
+ * the JavaScript bodies the page fetched.
+ */
+async function scriptsOf(page: Page, path: string, ready?: string): Promise<string[]> {
   const bodies: Promise<string>[] = [];
   page.on('response', (response) => {
     if (response.url().endsWith('.js') && response.ok()) bodies.push(response.text());
   });
-  await page.goto(path, {waitUntil: 'networkidle'});
+  await page.goto(path);
+  if (ready) await expect(page.locator(ready).first()).toBeVisible();
+  await page.waitForLoadState('networkidle');
   return Promise.all(bodies);
 }
 
@@ -15,12 +20,11 @@ async function scriptsOf(page: Page, path: string): Promise<string[]> {
 const MERMAID_MARKER = 'flowchart-v2';
 
 test('Mermaid loads only on pages with a diagram, and renders there', async ({page, watch}) => {
-  const withDiagram = await scriptsOf(page, '/internal/');
-  await expect(page.locator('.docusaurus-mermaid-container svg').first()).toBeVisible();
+  const withDiagram = await scriptsOf(page, '/internal/', '.docusaurus-mermaid-container svg');
   expect(withDiagram.some((body) => body.includes(MERMAID_MARKER))).toBe(true);
 
   const other = await page.context().newPage();
-  const withoutDiagram = await scriptsOf(other, '/search/?q=adb');
+  const withoutDiagram = await scriptsOf(other, '/search/?q=adb', 'article h2 a');
   expect(withoutDiagram.some((body) => body.includes(MERMAID_MARKER))).toBe(false);
   expect(watch.consoleErrors).toEqual([]);
 });

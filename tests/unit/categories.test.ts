@@ -1,0 +1,61 @@
+import {test} from 'node:test';
+import assert from 'node:assert/strict';
+import {readFileSync, existsSync} from 'node:fs';
+import path from 'node:path';
+
+/** Category labels and positions of the current version, from ../shared/spec/pages.md §2. */
+const CATEGORIES: Record<string, {label?: string; position: number; collapsed?: boolean}> = {
+  'api/adb': {label: 'Adb', position: 1, collapsed: false},
+  'api/server': {label: 'AdbServer', position: 2},
+  'api/bin': {label: 'Executable Wrappers', position: 3},
+  'api/adb/reverse': {position: 5, collapsed: true},
+  'api/adb/sync': {position: 7, collapsed: true},
+  'tango/web-stream': {label: 'Web Streams', position: 2},
+  'tango/daemon': {label: 'Daemon Transport', position: 4},
+  'tango/daemon/usb': {label: 'USB connection', position: 1},
+  'tango/daemon/tcp': {label: 'TCP connection', position: 2},
+  'tango/server': {label: 'Server Transport', position: 5},
+  'tango/custom-transport': {label: 'Custom Transport', position: 6},
+  'scrcpy/options': {position: 5},
+  'scrcpy/video': {position: 8},
+  'scrcpy/control': {position: 9},
+};
+/** Categories that exist only in some versions, and labels that changed. */
+const ONLY_IN: Record<string, string[]> = {
+  'api/adb/subprocess': ['2.0.0'],
+  'tango/custom-transport/server-client': ['2.0.0', '1.1.0'],
+};
+const VERSIONS: Record<string, string> = {
+  '2.0.0': 'docs',
+  '1.1.0': 'versioned_docs/version-1.1.0',
+  '1.0.0': 'versioned_docs/version-1.0.0',
+  '0.0.24': 'versioned_docs/version-0.0.24',
+};
+const root = path.resolve(import.meta.dirname ?? __dirname, '../..');
+
+function readCategory(version: string, dir: string): string | undefined {
+  const file = path.join(root, VERSIONS[version]!, dir, '_category_.yml');
+  return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+}
+
+test('every version has the categories of pages.md with their labels and positions', () => {
+  for (const version of Object.keys(VERSIONS)) {
+    for (const [dir, expected] of Object.entries(CATEGORIES)) {
+      const yml = readCategory(version, dir);
+      assert.ok(yml, `${version} ${dir}/_category_.yml`);
+      const label = dir === 'api/bin' && (version === '1.0.0' || version === '0.0.24') ? 'android-bin' : expected.label;
+      if (label) assert.match(yml, new RegExp(`^label: "${label}"$`, 'm'), `${version} ${dir}`);
+      assert.match(yml, new RegExp(`^position: ${expected.position}$`, 'm'), `${version} ${dir}`);
+      if (expected.collapsed !== undefined) assert.match(yml, new RegExp(`^collapsed: ${expected.collapsed}$`, 'm'));
+    }
+    for (const [dir, versions] of Object.entries(ONLY_IN)) {
+      assert.equal(readCategory(version, dir) !== undefined, versions.includes(version), `${version} ${dir}`);
+    }
+  }
+});
+
+test('the TCP connection category is a generated index at /category/tcp-connection in every version', () => {
+  for (const version of Object.keys(VERSIONS)) {
+    assert.match(readCategory(version, 'tango/daemon/tcp')!, /link:\n  type: generated-index\n  slug: \/category\/tcp-connection\n/);
+  }
+});
