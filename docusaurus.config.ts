@@ -6,6 +6,7 @@ import npm2yarn from '@docusaurus/remark-plugin-npm2yarn';
 import {themes as prismThemes} from 'prism-react-renderer';
 import tsToJsTabs from './src/remark/ts-to-js-tabs';
 import browserSupport from './src/remark/browser-support';
+import pmInstallOptions from './src/remark/pm-install-options';
 import versionsJson from './versions.json';
 
 // ---------------------------------------------------------------------------
@@ -78,7 +79,7 @@ const config = {
           breadcrumbs: true,
           lastVersion: latestVersion,
           versions: docsVersions,
-          remarkPlugins: [[npm2yarn, {sync: true}], tsToJsTabs, browserSupport],
+          remarkPlugins: [[npm2yarn, {sync: true}], pmInstallOptions, tsToJsTabs, browserSupport],
         } satisfies DocsOptions,
         blog: false,
         pages: false,
