@@ -7,6 +7,8 @@ import {themes as prismThemes} from 'prism-react-renderer';
 import tsToJsTabs from './src/remark/ts-to-js-tabs';
 import browserSupport from './src/remark/browser-support';
 import pmInstallOptions from './src/remark/pm-install-options';
+import scrcpyVersions from './src/remark/scrcpy-versions';
+import scrcpyInheritance from './src/remark/scrcpy-inheritance';
 import versionsJson from './versions.json';
 
 // ---------------------------------------------------------------------------
@@ -79,7 +81,7 @@ const config = {
           breadcrumbs: true,
           lastVersion: latestVersion,
           versions: docsVersions,
-          remarkPlugins: [[npm2yarn, {sync: true}], pmInstallOptions, tsToJsTabs, browserSupport],
+          remarkPlugins: [[npm2yarn, {sync: true}], pmInstallOptions, scrcpyVersions, scrcpyInheritance, tsToJsTabs, browserSupport],
         } satisfies DocsOptions,
         blog: false,
         pages: false,
@@ -139,9 +141,9 @@ const config = {
       respectPrefersColorScheme: true,
     },
     announcementBar: {
-      id: 'release-2.0.0',
+      id: 'upgrade-2.0.0',
       content:
-        'Tango ADB 2.0.0 is out, with a redesigned subprocess API. <a target="_blank" rel="noopener noreferrer" href="https://github.com/yume-chan/ya-webadb/releases">Read the release notes</a>.',
+        'Tango ADB 2.0.0 redesigns subprocesses and device observers. Coming from 1.1.0? Read <a href="/tango/upgrade/">Upgrade from 1.1.0</a>.',
       isCloseable: true,
     },
     navbar: {

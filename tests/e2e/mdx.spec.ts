@@ -11,7 +11,7 @@ async function scriptsOf(page: Page, path: string, ready?: string): Promise<stri
     if (response.url().endsWith('.js') && response.ok()) bodies.push(response.text());
   });
   await page.goto(path);
-  if (ready) await expect(page.locator(ready).first()).toBeVisible();
+  if (ready) await expect(page.locator(ready).first()).toBeVisible({timeout: 15_000});
   await page.waitForLoadState('networkidle');
   return Promise.all(bodies);
 }

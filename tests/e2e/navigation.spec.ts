@@ -154,3 +154,10 @@ test('/x.html and /x/index.html reach /x/', async ({page}) => {
     expect(new URL(page.url()).pathname.replace(/\/$/, '').replace(/(\/index)?\.html$/, '')).toBe(expected);
   }
 });
+
+test('the announcement points 2.0.0 readers to the upgrade guide', async ({page}) => {
+  await page.goto('/api/');
+  await page.locator('.theme-announcement-bar').getByRole('link', {name: 'Upgrade from 1.1.0'}).click();
+  await expect(page).toHaveURL(/\/tango\/upgrade\/$/);
+  await expect(page.locator('h1')).toHaveText('Upgrade from 1.1.0');
+});

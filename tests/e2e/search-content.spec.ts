@@ -22,6 +22,12 @@ const QUERIES: [query: string, page: string][] = [
   // Internal
   ['CNXN', '/internal/connection/'],
   ['checksum', '/internal/packet/'],
+  // Scrcpy
+  ['pushServer', '/scrcpy/push-server/'],
+  ['injectTouch', '/scrcpy/control/touch/'],
+  ['WebCodecsVideoDecoder', '/scrcpy/video/web-codecs/'],
+  ['h264SearchConfiguration', '/scrcpy/video/record/'],
+  ['videoCodec', '/scrcpy/options/video-codec/'],
 ];
 
 for (const [query, expected] of QUERIES) {

@@ -10,7 +10,7 @@ test('Ctrl+K focuses search; a query shows at most 8 suggestions and "See all re
   await expect(searchInput(page)).toBeFocused();
   await page.keyboard.type('Adb');
   const suggestions = page.locator('.navbar__search [role="listbox"] [role="option"]');
-  await expect(suggestions.first()).toBeVisible();
+  await expect(suggestions.first()).toBeVisible({timeout: 15_000});
   expect(await suggestions.count()).toBeLessThanOrEqual(8);
   await expect(page.getByRole('link', {name: /See all results/})).toBeVisible();
   expect(watch.consoleErrors).toEqual([]);
@@ -19,7 +19,8 @@ test('Ctrl+K focuses search; a query shows at most 8 suggestions and "See all re
 test('nonsense shows "No results"', async ({page}) => {
   await page.goto('/');
   await searchInput(page).fill('qqzzxxvvkkjj');
-  await expect(page.getByText('No results')).toBeVisible();
+  // The first query waits for the version's search index (hundreds of KiB) to load.
+  await expect(page.getByText('No results')).toBeVisible({timeout: 15_000});
 });
 
 test('a reader on a 1.1.0 page gets 1.1.0 results', async ({page}) => {
