@@ -20,8 +20,8 @@ test('the inheritance grid answers focus and hover, and moves by keyboard', asyn
   const firstStop = grid.locator('[tabindex="0"]');
   await expect(firstStop).toHaveCount(1);
   await firstStop.focus();
+  await expect.poll(() => summary.innerText()).not.toBe(before);
   const focusedText = await summary.innerText();
-  expect(focusedText).not.toBe(before);
 
   await page.keyboard.press('ArrowRight');
   await expect(grid.locator('[tabindex="0"]')).toHaveCount(1);
