@@ -1,10 +1,10 @@
 import bcd from '@mdn/browser-compat-data' with {type: 'json'};
 import type {BrowserName, CompatStatement, Identifier, SimpleSupportStatement} from '@mdn/browser-compat-data';
-import {valueToEstree} from 'estree-util-value-to-estree';
 import type {Root} from 'mdast';
 import type {MdxJsxAttribute, MdxJsxFlowElement, MdxJsxTextElement} from 'mdast-util-mdx-jsx';
 import type {Plugin} from 'unified';
 import {visit} from 'unist-util-visit';
+import {setDataAttribute} from './mdx-data-attribute';
 import type {VFile} from 'vfile';
 
 /** Support for one feature in one browser, as shown in one table row. */
@@ -329,27 +329,7 @@ const remarkBrowserSupport: Plugin<[], Root> = function remarkBrowserSupport() {
             } catch (error) {
                 throw new Error(`${place}: ${(error as Error).message}`, {cause: error});
             }
-            const dataAttribute: MdxJsxAttribute = {
-                type: 'mdxJsxAttribute',
-                name: 'data',
-                value: {
-                    type: 'mdxJsxAttributeValueExpression',
-                    value: JSON.stringify(data),
-                    data: {
-                        estree: {
-                            type: 'Program',
-                            sourceType: 'module',
-                            body: [{type: 'ExpressionStatement', expression: valueToEstree(data)}],
-                        },
-                    },
-                },
-            };
-            node.attributes = [
-                ...node.attributes.filter(
-                    (attribute) => !(attribute.type === 'mdxJsxAttribute' && attribute.name === 'data'),
-                ),
-                dataAttribute,
-            ];
+            setDataAttribute(node, data);
         });
     };
 };

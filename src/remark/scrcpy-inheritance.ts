@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-import {valueToEstree} from 'estree-util-value-to-estree';
 import type {Root} from 'mdast';
-import type {MdxJsxAttribute} from 'mdast-util-mdx-jsx';
 import ts from 'typescript';
 import type {Plugin} from 'unified';
 import {visit} from 'unist-util-visit';
+import {setDataAttribute} from './mdx-data-attribute';
+import {compareVersions} from '../utils/versions';
 
 /** Where one version class gets one member from. */
 export interface InheritanceCell {
@@ -71,23 +71,6 @@ export function versionOfClassName(className: string): string | undefined {
     return match.slice(1).filter((part) => part !== undefined).join('.');
 }
 
-/**
- * Compares two dotted versions numerically (missing parts count as 0).
- *
- * Input: two strings such as `"1.15"` and `"1.15.1"`. Output: negative, zero
- * or positive, like `Array.prototype.sort` expects. Errors: none.
- */
-export function compareDottedVersions(a: string, b: string): number {
-    const left = a.split('.').map(Number);
-    const right = b.split('.').map(Number);
-    for (let i = 0; i < Math.max(left.length, right.length); i += 1) {
-        const difference = (left[i] ?? 0) - (right[i] ?? 0);
-        if (difference !== 0) {
-            return difference;
-        }
-    }
-    return 0;
-}
 
 interface MemberInfo {
     name: string;
@@ -209,7 +192,7 @@ function collectClasses(program: ts.Program, srcDir: string): ClassInfo[] {
             classes.push(info);
         }
     }
-    return classes.sort((a, b) => compareDottedVersions(a.version, b.version));
+    return classes.sort((a, b) => compareVersions(a.version, b.version));
 }
 
 /**
@@ -409,27 +392,7 @@ const remarkScrcpyInheritance: Plugin<[ScrcpyInheritanceOptions?], Root> = funct
             } catch (error) {
                 throw new Error(`${place}: <OptionsInheritance>: ${(error as Error).message}`, {cause: error});
             }
-            const dataAttribute: MdxJsxAttribute = {
-                type: 'mdxJsxAttribute',
-                name: 'data',
-                value: {
-                    type: 'mdxJsxAttributeValueExpression',
-                    value: JSON.stringify(data),
-                    data: {
-                        estree: {
-                            type: 'Program',
-                            sourceType: 'module',
-                            body: [{type: 'ExpressionStatement', expression: valueToEstree(data)}],
-                        },
-                    },
-                },
-            };
-            node.attributes = [
-                ...node.attributes.filter(
-                    (attribute) => !(attribute.type === 'mdxJsxAttribute' && attribute.name === 'data'),
-                ),
-                dataAttribute,
-            ];
+            setDataAttribute(node, data);
         });
     };
 };

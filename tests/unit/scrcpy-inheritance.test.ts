@@ -1,3 +1,4 @@
+import {compareVersions} from '../../src/utils/versions.ts';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,7 +14,6 @@ import {visit} from 'unist-util-visit';
 import {VFile} from 'vfile';
 
 import remarkScrcpyInheritance, {
-    compareDottedVersions,
     scrcpyInheritanceData,
     versionOfClassName,
     type OptionsInheritanceData,
@@ -47,7 +47,7 @@ export class ScrcpyOptions${version} {
 }
 `;
 
-describe('versionOfClassName / compareDottedVersions', () => {
+describe('versionOfClassName / compareVersions', () => {
     test('reads two- and three-part versions and ignores other names', () => {
         assert.equal(versionOfClassName('ScrcpyOptions1_15'), '1.15');
         assert.equal(versionOfClassName('ScrcpyOptions2_1_1'), '2.1.1');
@@ -56,7 +56,7 @@ describe('versionOfClassName / compareDottedVersions', () => {
     });
 
     test('orders versions numerically', () => {
-        assert.deepEqual(['2.1', '1.15.1', '1.9', '1.15', '10.0'].sort(compareDottedVersions), [
+        assert.deepEqual(['2.1', '1.15.1', '1.9', '1.15', '10.0'].sort(compareVersions), [
             '1.9',
             '1.15',
             '1.15.1',

@@ -3,7 +3,8 @@ import {describe, test} from 'node:test';
 
 import {renderToStaticMarkup} from 'react-dom/server';
 
-import Version, {compareVersions, describeVersionRange} from '../../src/components/Version/index.tsx';
+import Version, {describeVersionRange} from '../../src/components/Version/index.tsx';
+import {compareVersions} from '../../src/utils/versions.ts';
 
 describe('<Version>', () => {
     test('since renders "v2.0+" with the spelled-out label as tooltip and screen-reader text', () => {

@@ -1,5 +1,6 @@
 import type {ReactNode} from 'react';
 
+import {compareVersions} from '../../utils/versions';
 import styles from './styles.module.css';
 
 /** Props of {@link Version}. At least one of `since` and `until` is required. */
@@ -13,24 +14,6 @@ export interface VersionProps {
 /** A Scrcpy server version: two or three dot-separated numbers, e.g. 1.22, 2.0, 2.1.1. */
 const VERSION_PATTERN = /^\d+\.\d+(?:\.\d+)?$/;
 
-/**
- * Compares two Scrcpy server version strings part by part, as numbers.
- *
- * Input: two strings matching `VERSION_PATTERN` (missing parts count as 0, so
- * `"2.0"` equals `"2.0.0"`). Output: a negative number when `a < b`, zero when
- * equal, positive when `a > b`. Errors: none (callers validate first).
- */
-export function compareVersions(a: string, b: string): number {
-    const left = a.split('.').map(Number);
-    const right = b.split('.').map(Number);
-    for (let i = 0; i < Math.max(left.length, right.length); i += 1) {
-        const difference = (left[i] ?? 0) - (right[i] ?? 0);
-        if (difference !== 0) {
-            return difference;
-        }
-    }
-    return 0;
-}
 
 function assertVersion(name: 'since' | 'until', value: string): void {
     if (!VERSION_PATTERN.test(value)) {
