@@ -20,6 +20,8 @@ export default defineConfig({
   workers: process.env.CI ? 2 : undefined,
   retries: 0,
   timeout: 30_000,
+  // Two workers, Chromium and the servers share 2 cores: give assertions room before they fail.
+  expect: {timeout: 10_000},
   reporter: [['list'], ['json', {outputFile: 'test-results/e2e.json'}]],
   use: {
     baseURL,

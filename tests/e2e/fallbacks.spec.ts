@@ -46,19 +46,25 @@ test('the crash screen shows the error and "Try again" recovers', async ({page})
   await expect(page.locator('#crash-recovered')).toBeVisible();
 });
 
-test('a failed chunk shows the red error box and Retry reloads the page', async ({page}) => {
-  let blocked = true;
-  await page.route('**/*.js', async (route) => {
-    const response = await route.fetch();
-    const body = await response.text();
-    if (blocked && body.includes('Lazy chunk loaded.') && !body.includes('Induced crash')) {
-      return route.abort('failed');
-    }
-    return route.fulfill({response, body});
+test('a failed chunk shows the red error box and Retry reloads the page', async ({page, context}) => {
+  // Find the test page's lazily loaded chunk by its content, on a first, normal load.
+  const scout = await context.newPage();
+  const chunkUrls: string[] = [];
+  scout.on('response', async (response) => {
+    if (!response.url().endsWith('.js')) return;
+    const body = await response.text().catch(() => '');
+    if (body.includes('Lazy chunk loaded.') && !body.includes('Induced crash')) chunkUrls.push(response.url());
   });
+  await scout.goto('/__test__/crash/');
+  await expect(scout.locator('#lazy-chunk')).toBeVisible({timeout: 15_000});
+  await scout.close();
+  expect(chunkUrls).toHaveLength(1);
+
+  let blocked = true;
+  await page.route(chunkUrls[0]!, (route) => (blocked ? route.abort('failed') : route.continue()));
   await page.goto('/__test__/crash/');
   const box = page.locator('div:has(> p):has(> div > button)').filter({hasText: 'Retry'});
-  await expect(box).toBeVisible();
+  await expect(box).toBeVisible({timeout: 15_000});
   await expect(box).toContainText(/Loading chunk|ChunkLoadError|failed/i);
   await expect(box).toHaveCSS('background-color', 'rgb(250, 56, 62)');
   blocked = false;

@@ -35,11 +35,11 @@ test('/search/?q= lists results, also for an older version', async ({page}) => {
   await page.goto('/search/?q=transport');
   await expect(page.locator('h1')).toHaveText('Search results for "transport"');
   const results = page.locator('article h2 a');
-  await expect(results.first()).toBeVisible();
+  await expect(results.first()).toBeVisible({timeout: 15_000});
   expect(await results.first().getAttribute('href')).not.toMatch(/^\/\d+\.\d+\.\d+\//);
 
   await page.goto('/search/?q=transport&version=1.1.0/');
-  await expect(results.first()).toBeVisible();
+  await expect(results.first()).toBeVisible({timeout: 15_000});
   expect(await results.first().getAttribute('href')).toMatch(/^\/1\.1\.0\//);
 });
 
