@@ -1,4 +1,4 @@
-import type {Page} from '@playwright/test';
+import type {Page, Response} from '@playwright/test';
 import {test, expect} from './fixtures.ts';
 
 /**
@@ -7,12 +7,15 @@ import {test, expect} from './fixtures.ts';
  */
 async function scriptsOf(page: Page, path: string, ready?: string): Promise<string[]> {
   const bodies: Promise<string>[] = [];
-  page.on('response', (response) => {
-    if (response.url().endsWith('.js') && response.ok()) bodies.push(response.text());
-  });
+  // A body read still pending when the test ends would reject: settle every read.
+  const collect = (response: Response) => {
+    if (response.url().endsWith('.js') && response.ok()) bodies.push(response.text().catch(() => ''));
+  };
+  page.on('response', collect);
   await page.goto(path);
   if (ready) await expect(page.locator(ready).first()).toBeVisible({timeout: 15_000});
   await page.waitForLoadState('networkidle');
+  page.off('response', collect);
   return Promise.all(bodies);
 }
 
