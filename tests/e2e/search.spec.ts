@@ -1,5 +1,8 @@
 import {test, expect} from './fixtures.ts';
 
+// Each test waits for a search index to load; allow for a busy machine.
+test.describe.configure({timeout: 60_000});
+
 const searchInput = (page: import('@playwright/test').Page) => page.locator('.navbar__items--right input.navbar__search-input');
 
 test('Ctrl+K focuses search; a query shows at most 8 suggestions and "See all results"', async ({page, watch}) => {
@@ -26,7 +29,10 @@ test('nonsense shows "No results"', async ({page}) => {
 test('a reader on a 1.1.0 page gets 1.1.0 results', async ({page}) => {
   await page.goto('/1.1.0/scrcpy/');
   await searchInput(page).fill('AdbServerClient');
-  await page.locator('.navbar__search [role="listbox"] [role="option"]').first().click();
+  const option = page.locator('.navbar__search [role="listbox"] [role="option"]').first();
+  // The version's index loads in a worker on the first query: slow on a busy 2-core machine.
+  await expect(option).toBeVisible({timeout: 20_000});
+  await option.click();
   await expect(page).toHaveURL(/\/1\.1\.0\/.+/);
   await expect(page.locator('.navbar__items--right .dropdown > .navbar__link')).toHaveText('1.1.0');
 });
