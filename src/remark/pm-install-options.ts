@@ -8,6 +8,7 @@ import ts from 'typescript';
 import type {Plugin} from 'unified';
 import {SKIP, visit} from 'unist-util-visit';
 import type {VFile} from 'vfile';
+import {dataPackageFor} from './docs-version';
 
 /** The MDX element the plugin replaces. */
 export const PM_INSTALL_OPTIONS_ELEMENT = 'PmInstallOptionsTable';
@@ -133,12 +134,16 @@ export function pmInstallOptionRows(source: string, fileName = 'pm.ts'): PmInsta
 }
 
 /**
- * The `src/pm.ts` of the `@yume-chan/android-bin` the 2.0.0 samples are checked against
- * (`@tango-v2/android-bin` in this site's devDependencies), resolved from this file.
+ * The `src/pm.ts` of the `@yume-chan/android-bin` of a page's docs version (`@tango-v2/android-bin`
+ * for `docs/`; see DATA_PACKAGES in ./docs-version.ts), resolved from this file.
+ *
+ * @param filePath The page; omitted = a page of the current version.
+ * @throws Error when android-bin is not published for the page's version (1.x) or not installed.
  */
-export function defaultPmSourcePath(): string {
+export function defaultPmSourcePath(filePath?: string): string {
     const require = createRequire(import.meta.url);
-    return path.join(path.dirname(require.resolve('@tango-v2/android-bin/package.json')), 'src', 'pm.ts');
+    const alias = dataPackageFor(filePath, 'android-bin');
+    return path.join(path.dirname(require.resolve(`${alias}/package.json`)), 'src', 'pm.ts');
 }
 
 function cell(...children: TableCell['children']): TableCell {
@@ -198,22 +203,25 @@ export interface PmInstallOptionsPluginOptions {
  * Input: an mdast tree parsed with remark-mdx. Each MDX JSX flow element (on a line of its own)
  * named `PmInstallOptionsTable`, without attributes or children, is replaced.
  * Output: the same tree with each such element replaced by a GFM `table` node built by
- * {@link pmInstallOptionsTable} from {@link pmInstallOptionRows}. The source file is read once per
+ * {@link pmInstallOptionsTable} from {@link pmInstallOptionRows}. Each source file is read once per
  * plugin instance, and only when a page uses the element.
  * Errors: throws an Error naming the page and line:column when the element is used inline (inside
  * a paragraph), has attributes or children, the source file cannot be read, or
  * {@link pmInstallOptionRows} fails; any of them fails the Docusaurus build.
- * Facts: `src/pm.ts` of `@tango-v2/android-bin` (`npm:@yume-chan/android-bin@2.1.0`), or
- * `options.sourceFile`.
+ * Facts: `src/pm.ts` of the android-bin of the page's docs version (2.0.0: `@tango-v2/android-bin`,
+ * `npm:@yume-chan/android-bin@2.1.0`), or `options.sourceFile`. A page of a version without a
+ * published android-bin (1.x) fails the build.
  */
 const remarkPmInstallOptions: Plugin<[PmInstallOptionsPluginOptions?], Root> = function remarkPmInstallOptions(
     options = {},
 ) {
-    let rows: PmInstallOptionRow[] | undefined;
-    const loadRows = (): PmInstallOptionRow[] => {
+    const rowsBySource = new Map<string, PmInstallOptionRow[]>();
+    const loadRows = (page: VFile): PmInstallOptionRow[] => {
+        const sourceFile = options.sourceFile ?? defaultPmSourcePath(page.path);
+        let rows = rowsBySource.get(sourceFile);
         if (rows === undefined) {
-            const sourceFile = options.sourceFile ?? defaultPmSourcePath();
             rows = pmInstallOptionRows(fs.readFileSync(sourceFile, 'utf8'), sourceFile);
+            rowsBySource.set(sourceFile, rows);
         }
         return rows;
     };
@@ -238,7 +246,7 @@ const remarkPmInstallOptions: Plugin<[PmInstallOptionsPluginOptions?], Root> = f
             }
             let table: Table;
             try {
-                table = pmInstallOptionsTable(loadRows());
+                table = pmInstallOptionsTable(loadRows(file));
             } catch (error) {
                 throw new Error(`${place}: ${(error as Error).message}`, {cause: error});
             }

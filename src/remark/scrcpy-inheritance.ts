@@ -6,6 +6,7 @@ import ts from 'typescript';
 import type {Plugin} from 'unified';
 import {visit} from 'unist-util-visit';
 import {setDataAttribute} from './mdx-data-attribute';
+import {dataPackageFor, packageDirOf} from './docs-version';
 import {compareVersions} from '../utils/versions';
 
 /** Where one version class gets one member from. */
@@ -154,6 +155,31 @@ function externalReferences(
     return [...found].sort();
 }
 
+/**
+ * The class a 0.0.24-style options class delegates to: the first argument of the `super(...)` call
+ * in its constructor when that is a version class name; `null` when it passes none (`undefined`,
+ * for the oldest class) or has no such call; `undefined` when the class has no constructor.
+ */
+function delegationBase(declaration: ts.ClassDeclaration, file: ts.SourceFile): string | null | undefined {
+    const constructor = declaration.members.find(ts.isConstructorDeclaration);
+    if (constructor?.body === undefined) {
+        return undefined;
+    }
+    let found: string | null = null;
+    const visitNode = (node: ts.Node): void => {
+        if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.SuperKeyword) {
+            const first = node.arguments[0];
+            if (first !== undefined && ts.isIdentifier(first) && versionOfClassName(first.getText(file)) !== undefined) {
+                found = first.getText(file);
+            }
+            return;
+        }
+        ts.forEachChild(node, visitNode);
+    };
+    visitNode(constructor.body);
+    return found;
+}
+
 function collectClasses(program: ts.Program, srcDir: string): ClassInfo[] {
     const checker = program.getTypeChecker();
     const classes: ClassInfo[] = [];
@@ -189,6 +215,18 @@ function collectClasses(program: ts.Program, srcDir: string): ClassInfo[] {
             if (extendsExpression !== undefined) {
                 info.extendsName = extendsExpression.getText(file);
             }
+            if (info.extendsName !== undefined && versionOfClassName(info.extendsName) === undefined) {
+                // 0.0.24 layout: every class extends the abstract `ScrcpyOptions` and passes the
+                // previous version's class as the first argument of `super(Base, value, defaults)`;
+                // members it does not declare are forwarded to an instance of that class.
+                const base = delegationBase(statement, file);
+                if (typeof base === 'string') {
+                    info.extendsName = base;
+                } else if (base === null) {
+                    // The oldest class: `super(undefined, …)`, it implements every member itself.
+                    delete info.extendsName;
+                }
+            }
             classes.push(info);
         }
     }
@@ -206,7 +244,9 @@ function collectClasses(program: ts.Program, srcDir: string): ClassInfo[] {
  * implementation when the member bodies read the same and reach the same
  * declarations (the per-version `impl/` functions, followed through re-exports,
  * the helper classes behind private fields); a member a class does not declare
- * comes from the class it extends.
+ * comes from the class it extends (or, in the 0.0.24 layout where every class
+ * extends the abstract `ScrcpyOptions`, from the class its constructor passes
+ * to `super(Base, …)`, to which it forwards at run time).
  * Errors: throws an Error when no version class is found, when a class extends
  * a class that is not a version class of the package, or when the oldest class
  * lacks one of `serialize`, `parseVideoStreamMetadata`,
@@ -360,7 +400,10 @@ export function scrcpyInheritanceData(packageDir: string = defaultPackageDir()):
 
 /** Options of {@link remarkScrcpyInheritance}. */
 export interface ScrcpyInheritanceOptions {
-    /** Folder of the `@yume-chan/scrcpy` package to read; default {@link defaultPackageDir}. */
+    /**
+     * Folder of the `@yume-chan/scrcpy` package to read; default: the package of the page's docs
+     * version (see DATA_PACKAGES in ./docs-version.ts).
+     */
     packageDir?: string;
 }
 
@@ -372,9 +415,12 @@ export interface ScrcpyInheritanceOptions {
  * `data` attribute (an MDX expression whose estree is built by `valueToEstree`)
  * holding {@link scrcpyInheritanceData}, replacing any `data` it had. Pages
  * without the element are left alone and the package is not read.
- * Errors: throws an Error naming the file and line:column when the package
- * cannot be read or analysed, which fails the build.
- * Facts: the `@yume-chan/scrcpy` source, via {@link scrcpyInheritanceData}.
+ * Errors: throws an Error naming the file and line:column when the page's docs
+ * version has no published `@yume-chan/scrcpy` (1.0.0), or when the package
+ * cannot be read or analysed (0.0.24 builds its options by delegation, a layout
+ * this analysis rejects), which fails the build.
+ * Facts: the `@yume-chan/scrcpy` source of the page's docs version, via
+ * {@link scrcpyInheritanceData}.
  */
 const remarkScrcpyInheritance: Plugin<[ScrcpyInheritanceOptions?], Root> = function remarkScrcpyInheritance(
     options = {},
@@ -388,7 +434,7 @@ const remarkScrcpyInheritance: Plugin<[ScrcpyInheritanceOptions?], Root> = funct
             const place = `${file.path ?? '<unknown file>'}${start === undefined ? '' : `:${start.line}:${start.column}`}`;
             let data: OptionsInheritanceData;
             try {
-                data = scrcpyInheritanceData(options.packageDir);
+                data = scrcpyInheritanceData(options.packageDir ?? packageDirOf(dataPackageFor(file.path, 'scrcpy')));
             } catch (error) {
                 throw new Error(`${place}: <OptionsInheritance>: ${(error as Error).message}`, {cause: error});
             }

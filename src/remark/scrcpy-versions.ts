@@ -1,6 +1,7 @@
 import type {Root, Table, TableCell, TableRow, PhrasingContent} from 'mdast';
 import type {Plugin} from 'unified';
 import {visit, SKIP} from 'unist-util-visit';
+import {dataPackageFor, docsVersionOfFile, DATA_PACKAGES} from './docs-version';
 
 /** One Scrcpy server version that `@yume-chan/scrcpy` supports, as one table row. */
 export interface ScrcpyVersionRow {
@@ -8,7 +9,10 @@ export interface ScrcpyVersionRow {
     version: string;
     /** Options class exported by `@yume-chan/scrcpy`, e.g. `"ScrcpyOptions2_1_1"`. */
     scrcpyClass: string;
-    /** Matching class exported by `@yume-chan/adb-scrcpy`, or `undefined` when that package exports none. */
+    /**
+     * Matching class exported by `@yume-chan/adb-scrcpy`, or `undefined` when that package exports
+     * none (or was not given).
+     */
     adbScrcpyClass: string | undefined;
     /** Option names in this version's `Defaults` but not in the previous version's (all of them for the first). */
     added: string[];
@@ -32,23 +36,26 @@ function compareVersions(a: number[], b: number[]): number {
  * Lists the Scrcpy server versions a pair of Tango packages supports, and what each changes.
  *
  * Input: the module namespaces of `@yume-chan/scrcpy` and `@yume-chan/adb-scrcpy`
- * (`import * as …`). Every export named `ScrcpyOptionsX_Y` or `ScrcpyOptionsX_Y_Z`
- * is one server version (`ScrcpyOptionsLatest` is an alias and is skipped); its
- * options are the keys of its static `Defaults` object, which each version's
- * source builds from the previous version's `Defaults` plus or minus options.
+ * (`import * as …`); the second may be `undefined` when that package is not
+ * published for the docs version. Every export named `ScrcpyOptionsX_Y` or
+ * `ScrcpyOptionsX_Y_Z` is one server version (`ScrcpyOptionsLatest` is an alias
+ * and is skipped); its options are the keys of its static `Defaults` object
+ * (`DEFAULTS` in 0.0.24), which each version's source builds from the previous
+ * version's defaults plus or minus options; a later class without either object
+ * (0.0.24's `ScrcpyOptions1_25`) has the previous version's options.
  * Output: one row per version, oldest first, with the `AdbScrcpyOptionsX_Y` class
  * of the same name when `@yume-chan/adb-scrcpy` exports it, and the options added
  * and removed compared with the previous row (patch-version alias classes inherit
  * `Defaults`, so they add and remove nothing).
- * Errors: throws when no `ScrcpyOptionsX_Y` class is found, or when a class has
- * no `Defaults` object, so a package whose structure changed fails the build
+ * Errors: throws when no `ScrcpyOptionsX_Y` class is found, or when the oldest class has
+ * neither a `Defaults` nor a `DEFAULTS` object, so a package whose structure changed fails the build
  * instead of printing a wrong table.
- * Facts: the two packages passed in (the site passes @yume-chan/scrcpy and
- * @yume-chan/adb-scrcpy 2.0.1, installed as @tango-v2/scrcpy and @tango-v2/adb-scrcpy).
+ * Facts: the packages passed in (the site passes those of the page's docs
+ * version; see DATA_PACKAGES in ./docs-version.ts).
  */
 export function scrcpyVersionRows(
     scrcpyModule: Readonly<Record<string, unknown>>,
-    adbScrcpyModule: Readonly<Record<string, unknown>>,
+    adbScrcpyModule: Readonly<Record<string, unknown>> | undefined,
 ): ScrcpyVersionRow[] {
     const versions = Object.keys(scrcpyModule)
         .map((name) => ({name, match: CLASS_NAME.exec(name)}))
@@ -66,10 +73,13 @@ export function scrcpyVersionRows(
 
     let previous: string[] = [];
     return versions.map(({name, numbers}, index) => {
-        const defaults = (scrcpyModule[name] as {Defaults?: unknown} | undefined)?.Defaults;
+        const versionClass = scrcpyModule[name] as {Defaults?: unknown; DEFAULTS?: unknown} | undefined;
+        const own = versionClass?.Defaults ?? versionClass?.DEFAULTS;
+        // 0.0.24's ScrcpyOptions1_25 declares no defaults of its own and passes 1.24's to its base.
+        const defaults = own ?? (index > 0 ? Object.fromEntries(previous.map((key) => [key, undefined])) : undefined);
         if (typeof defaults !== 'object' || defaults === null) {
             throw new Error(
-                `scrcpy-versions: ${name} has no static Defaults object; update src/remark/scrcpy-versions.ts to read its options another way.`,
+                `scrcpy-versions: ${name} has no static Defaults (or DEFAULTS) object; update src/remark/scrcpy-versions.ts to read its options another way.`,
             );
         }
         const keys = Object.keys(defaults);
@@ -77,7 +87,7 @@ export function scrcpyVersionRows(
         const row: ScrcpyVersionRow = {
             version: numbers.join('.'),
             scrcpyClass: name,
-            adbScrcpyClass: typeof adbScrcpyModule[adbName] === 'function' ? adbName : undefined,
+            adbScrcpyClass: typeof adbScrcpyModule?.[adbName] === 'function' ? adbName : undefined,
             added: index === 0 ? keys : keys.filter((key) => !previous.includes(key)),
             removed: previous.filter((key) => !keys.includes(key)),
         };
@@ -87,15 +97,20 @@ export function scrcpyVersionRows(
 }
 
 /**
- * Loads the installed 2.0.0 packages and returns their rows.
+ * Loads the installed packages of a page's docs version and returns their rows.
  *
- * Input: none (reads `@tango-v2/scrcpy` and `@tango-v2/adb-scrcpy` from node_modules).
- * Output: `scrcpyVersionRows` of those packages. Errors: those of `scrcpyVersionRows`,
- * or a module-not-found error when the packages are not installed.
+ * Input: the page's file path (its docs version picks the packages: `@tango-v2/*` for
+ * `docs/`, `@tango-v1/scrcpy` for 1.1.0, `@tango-v0/*` for 0.0.24; see ./docs-version.ts).
+ * Output: `scrcpyVersionRows` of those packages; `adbScrcpyClass` is always `undefined` when the
+ * version has no published `@yume-chan/adb-scrcpy`. Errors: those of `scrcpyVersionRows`, those of
+ * `dataPackageFor` (no `@yume-chan/scrcpy` for the version, e.g. 1.0.0), or a module-not-found
+ * error when the packages are not installed.
  */
-export async function loadScrcpyVersionRows(): Promise<ScrcpyVersionRow[]> {
-    const scrcpyModule = (await import('@tango-v2/scrcpy')) as Record<string, unknown>;
-    const adbScrcpyModule = (await import('@tango-v2/adb-scrcpy')) as Record<string, unknown>;
+export async function loadScrcpyVersionRows(filePath?: string): Promise<ScrcpyVersionRow[]> {
+    const scrcpyModule = (await import(dataPackageFor(filePath, 'scrcpy'))) as Record<string, unknown>;
+    const adbScrcpyAlias = DATA_PACKAGES[docsVersionOfFile(filePath)]?.['adb-scrcpy'];
+    const adbScrcpyModule =
+        adbScrcpyAlias === undefined ? undefined : ((await import(adbScrcpyAlias)) as Record<string, unknown>);
     return scrcpyVersionRows(scrcpyModule, adbScrcpyModule);
 }
 
@@ -115,25 +130,22 @@ function codeList(names: string[]): PhrasingContent[] {
 /**
  * Builds the GFM table (mdast) for a list of rows.
  *
- * Input: rows from `scrcpyVersionRows`. Output: an mdast `table` with a header
- * row and the columns server version, `@yume-chan/scrcpy` class,
- * `@yume-chan/adb-scrcpy` class, options added, options removed; a missing
- * class or an empty list is shown as "—". Errors: none.
+ * Input: rows from `scrcpyVersionRows`, and whether to show the `@yume-chan/adb-scrcpy`
+ * column (default `true`; `false` for a docs version without a published adb-scrcpy).
+ * Output: an mdast `table` with a header row and the columns server version,
+ * `@yume-chan/scrcpy` class, `@yume-chan/adb-scrcpy` class (when asked for), options
+ * added, options removed; a missing class or an empty list is shown as "—". Errors: none.
  */
-export function scrcpyVersionsTable(rows: readonly ScrcpyVersionRow[]): Table {
+export function scrcpyVersionsTable(rows: readonly ScrcpyVersionRow[], withAdbScrcpy = true): Table {
+    const titles = ['Server version', '@yume-chan/scrcpy class', '@yume-chan/adb-scrcpy class', 'Options added', 'Options removed'];
+    const keep = (_: unknown, index: number) => withAdbScrcpy || index !== 2;
     const header: TableRow = {
         type: 'tableRow',
-        children: [
-            'Server version',
-            '@yume-chan/scrcpy class',
-            '@yume-chan/adb-scrcpy class',
-            'Options added',
-            'Options removed',
-        ].map((title) => cell([{type: 'text', value: title}])),
+        children: titles.filter(keep).map((title) => cell([{type: 'text', value: title}])),
     };
     return {
         type: 'table',
-        align: [null, null, null, null, null],
+        align: titles.filter(keep).map(() => null),
         children: [
             header,
             ...rows.map(
@@ -145,7 +157,7 @@ export function scrcpyVersionsTable(rows: readonly ScrcpyVersionRow[]): Table {
                         cell(codeList(row.adbScrcpyClass === undefined ? [] : [row.adbScrcpyClass])),
                         cell(codeList(row.added)),
                         cell(codeList(row.removed)),
-                    ],
+                    ].filter(keep),
                 }),
             ),
         ],
@@ -154,7 +166,7 @@ export function scrcpyVersionsTable(rows: readonly ScrcpyVersionRow[]): Table {
 
 /**
  * Remark plugin: replaces every `<ScrcpyVersionsTable />` MDX element with the
- * versions table of the installed 2.0.0 Scrcpy packages.
+ * versions table of the Scrcpy packages of the page's docs version.
  *
  * Input: an MDX tree. Output: the same tree with each flow element named
  * `ScrcpyVersionsTable` swapped for the GFM table of `scrcpyVersionsTable`.
@@ -177,12 +189,13 @@ const remarkScrcpyVersions: Plugin<[], Root> = function remarkScrcpyVersions() {
         }
         let rows: ScrcpyVersionRow[];
         try {
-            rows = await loadScrcpyVersionRows();
+            rows = await loadScrcpyVersionRows(file.path);
         } catch (error) {
             throw new Error(`${file.path}: <ScrcpyVersionsTable />: ${(error as Error).message}`, {cause: error});
         }
         for (const {parent, index} of places) {
-            parent.children[index] = scrcpyVersionsTable(rows);
+            const withAdbScrcpy = DATA_PACKAGES[docsVersionOfFile(file.path)]?.['adb-scrcpy'] !== undefined;
+            parent.children[index] = scrcpyVersionsTable(rows, withAdbScrcpy);
         }
     };
 };

@@ -128,6 +128,42 @@ describe('scrcpyInheritanceData on the installed @yume-chan/scrcpy 2.0.1', () =>
     });
 });
 
+describe('scrcpyInheritanceData on the installed @yume-chan/scrcpy 0.0.24 and 1.1.0', () => {
+    test('0.0.24: follows the super(Base, value, defaults) delegation chain', () => {
+        const data = scrcpyInheritanceData(path.dirname(require.resolve('@tango-v0/scrcpy/package.json')));
+        assert.equal(data.packageVersion, '0.0.24');
+        assert.equal(data.versions[0]?.className, 'ScrcpyOptions1_16');
+        assert.equal(data.versions[0]?.extends, undefined);
+        assert.equal(data.versions.find((row) => row.version === '1.17')?.extends, 'ScrcpyOptions1_16');
+        // 1.25 overrides serialize and the scroll controller; the rest is forwarded to 1.24.
+        assert.deepEqual(cell(data, '1.25', 'createScrollController'), {from: '1.25', inherited: false});
+        assert.equal(cell(data, '1.25', 'parseDisplay')?.inherited, true);
+        assert.ok(!data.versions.some((row) => row.version.startsWith('3.')));
+    });
+
+    test('1.1.0: alias classes per patch version, up to 3.1', () => {
+        const data = scrcpyInheritanceData(path.dirname(require.resolve('@tango-v1/scrcpy/package.json')));
+        assert.equal(data.packageVersion, '1.1.0');
+        assert.ok(data.versions.some((row) => row.version === '2.1.1'));
+        assert.equal(data.versions.at(-1)?.version, '3.1');
+    });
+
+    test("the plugin reads the page's docs version and refuses 1.0.0", () => {
+        const processor = unified().use(remarkParse).use(remarkMdx).use(remarkScrcpyInheritance);
+        const run = (filePath: string) => processor.runSync(processor.parse('<OptionsInheritance />\n'), new VFile({path: filePath}));
+        const versionsOf = (tree: Root) => {
+            let text = '';
+            visit(tree, 'mdxJsxFlowElement', (node: MdxJsxFlowElement) => {
+                text = JSON.stringify(node.attributes);
+            });
+            return text;
+        };
+        assert.match(versionsOf(run('/s/versioned_docs/version-0.0.24/scrcpy/options/inheritance.mdx') as Root), /"0\.0\.24"/);
+        assert.match(versionsOf(run('/s/versioned_docs/version-1.1.0/scrcpy/options/inheritance.mdx') as Root), /"1\.1\.0"/);
+        assert.throws(() => run('/s/versioned_docs/version-1.0.0/scrcpy/options/inheritance.mdx'), /not published for docs version 1\.0\.0/);
+    });
+});
+
 describe('scrcpyInheritanceData on small packages', () => {
     test('shares an implementation until a version imports a new one, and follows extends', () => {
         const dir = fakePackage({

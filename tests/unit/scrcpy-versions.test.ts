@@ -79,6 +79,31 @@ describe('remarkScrcpyVersions', () => {
         assert.deepEqual(v2_0.children[1]?.children, [{type: 'inlineCode', value: 'ScrcpyOptions2_0'}]);
     });
 
+    test("reads the packages of the page's docs version", async () => {
+        const processor = unified().use(remarkParse).use(remarkMdx).use(remarkScrcpyVersions);
+        const tableOf = async (filePath: string) => {
+            const tree = processor.parse('<ScrcpyVersionsTable />\n') as Root;
+            return (await processor.run(tree, {path: filePath} as never)) as Root;
+        };
+        const header = (table: Table) => table.children[0]!.children.map((cell) => (cell.children[0] as {value: string}).value);
+        const firstColumn = (table: Table) => table.children.slice(1).map((tableRow) => (tableRow.children[0]!.children[0] as {value: string}).value);
+
+        // 1.1.0: @yume-chan/scrcpy 1.1.0 (alias classes per patch version, up to 3.1), no adb-scrcpy 1.1.0.
+        const v1 = (await tableOf('/site/versioned_docs/version-1.1.0/scrcpy/versions.mdx')).children[0] as Table;
+        assert.deepEqual(header(v1), ['Server version', '@yume-chan/scrcpy class', 'Options added', 'Options removed']);
+        assert.ok(firstColumn(v1).includes('2.1.1'));
+        assert.equal(firstColumn(v1).at(-1), '3.1');
+
+        // 0.0.24: its classes keep their options in DEFAULTS; no 3.x server yet.
+        const v0 = (await tableOf('/site/versioned_docs/version-0.0.24/scrcpy/versions.mdx')).children[0] as Table;
+        assert.equal(header(v0).length, 5);
+        assert.ok(firstColumn(v0).includes('1.16'));
+        assert.ok(!firstColumn(v0).some((version) => version.startsWith('3.')));
+
+        // 1.0.0: nothing published to read; the build must fail rather than show another version's data.
+        await assert.rejects(tableOf('/site/versioned_docs/version-1.0.0/scrcpy/versions.mdx'), /not published for docs version 1\.0\.0/);
+    });
+
     test('leaves pages without the element alone', async () => {
         const processor = unified().use(remarkParse).use(remarkMdx).use(remarkScrcpyVersions);
         const tree = processor.parse('# Title\n\nText\n') as Root;

@@ -1,0 +1,65 @@
+import path from 'node:path';
+
+/** The version the `docs/` folder documents (the site's current version; see docusaurus.config.ts). */
+export const CURRENT_DOCS_VERSION = '2.0.0';
+
+/** A package whose data a build-time plugin reads. */
+export type DataPackage = 'scrcpy' | 'adb-scrcpy' | 'android-bin';
+
+/**
+ * For each docs version, the npm alias under which this site installs the `@yume-chan` packages that
+ * version documents (devDependencies in package.json). A package missing from a version's entry is not
+ * published on the registry for that version: `@yume-chan/adb-scrcpy` and `android-bin` have no 1.x
+ * release, and no package at all has a 1.0.0 release of the Scrcpy options.
+ */
+export const DATA_PACKAGES: Readonly<Record<string, Readonly<Partial<Record<DataPackage, string>>>>> = {
+    '2.0.0': {scrcpy: '@tango-v2/scrcpy', 'adb-scrcpy': '@tango-v2/adb-scrcpy', 'android-bin': '@tango-v2/android-bin'},
+    '1.1.0': {scrcpy: '@tango-v1/scrcpy'},
+    '1.0.0': {},
+    '0.0.24': {scrcpy: '@tango-v0/scrcpy', 'adb-scrcpy': '@tango-v0/adb-scrcpy', 'android-bin': '@tango-v0/android-bin'},
+};
+
+/**
+ * Tells which docs version a page belongs to, from its path.
+ *
+ * Input: the page's file path (absolute or relative; `/` or the platform separator), or `undefined`.
+ * Output: `X` for a file under `versioned_docs/version-X/`, else {@link CURRENT_DOCS_VERSION}
+ * (pages under `docs/`, and unit-test inputs without a path). Errors: none.
+ */
+export function docsVersionOfFile(filePath: string | undefined): string {
+    const parts = (filePath ?? '').split(/[\\/]/);
+    const index = parts.lastIndexOf('versioned_docs');
+    const folder = index >= 0 ? parts[index + 1] : undefined;
+    return folder?.startsWith('version-') ? folder.slice('version-'.length) : CURRENT_DOCS_VERSION;
+}
+
+/**
+ * Finds the installed package that holds a docs version's data.
+ *
+ * Input: the page's file path (see {@link docsVersionOfFile}) and the package wanted.
+ * Output: the alias to import or resolve, e.g. `@tango-v1/scrcpy`.
+ * Errors: throws an Error naming the version when that package is not published for it, so that a
+ * page cannot show another version's data by mistake; the message tells the writer to give the
+ * facts by hand.
+ */
+export function dataPackageFor(filePath: string | undefined, wanted: DataPackage): string {
+    const version = docsVersionOfFile(filePath);
+    const alias = DATA_PACKAGES[version]?.[wanted];
+    if (alias === undefined) {
+        throw new Error(
+            `@yume-chan/${wanted} is not published for docs version ${version}, so this element has no data to show there; ` +
+                'write the facts by hand from the sources instead.',
+        );
+    }
+    return alias;
+}
+
+/**
+ * The folder of an installed alias package.
+ *
+ * Input: an alias such as `@tango-v1/scrcpy`, resolved from this repository's node_modules.
+ * Output: the absolute folder holding its package.json. Errors: throws when it is not installed.
+ */
+export function packageDirOf(alias: string): string {
+    return path.dirname(require.resolve(`${alias}/package.json`));
+}
