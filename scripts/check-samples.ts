@@ -5,12 +5,14 @@
  * Usage: tsx scripts/check-samples.ts [--root DIR]
  *   --root DIR  the site to check (the folder holding docs/, versioned_docs/ and versions.json);
  *               default: the repository this script lives in.
+ *   --version X check only the pages of docs version X (default: every version).
  *
  * Every fenced block whose language is `ts`, `tsx` or `typescript` in every `.md`/`.mdx` file of a
  * docs version is checked:
  * - versions with published packages (see TYPE_CHECKED) are type-checked, one module per block,
  *   all blocks of a version in one TypeScript program, `@yume-chan/*` mapped to that version's copy;
- * - other versions are checked for syntax only.
+ * - other versions are checked for syntax, and every name they import from `@yume-chan/*` must be
+ *   exported by some published version of that package (see NAME_SOURCES, NEW_IN_1X).
  * Meta words: `partial="reason"` opts a block out; `version="X"` checks it as docs version X.
  *
  * Output: one line per problem (`file:line:col message`, paths relative to the working directory),
@@ -36,7 +38,7 @@ import {escapeMarkdownHeadingIds} from '@docusaurus/utils';
 import {visit} from 'unist-util-visit';
 import type {Root} from 'mdast';
 
-export const USAGE = 'Usage: tsx scripts/check-samples.ts [--root DIR]';
+export const USAGE = 'Usage: tsx scripts/check-samples.ts [--root DIR] [--version X]';
 
 /** The version the `docs/` folder documents (the site's "current" version). */
 export const CURRENT_VERSION = '2.0.0';
@@ -54,7 +56,30 @@ export const TYPE_CHECKED: Readonly<Record<string, string>> = {
  * Why the other docs versions (1.1.0, 1.0.0) are syntax-only: there is no 1.x of `@yume-chan/adb` on
  * the npm registry to check them against (as stated by the task that set up this checker).
  */
-const SYNTAX_ONLY_REASON = '@yume-chan/adb 1.x is not on the registry; blocks are checked for syntax only';
+const SYNTAX_ONLY_REASON =
+  '@yume-chan/adb 1.x is not on the registry; blocks are checked for syntax and for imported names (0.0.24, 1.x or 2.x exports)';
+
+/**
+ * For syntax-only versions: the packages whose exports a sample may import. A 1.x sample's
+ * `import {X} from "@yume-chan/p"` must name an export of `p` in 0.0.24, in the published 1.x
+ * packages (`@tango-v1`: scrcpy and its decoders 1.1.0, stream-extra/struct/event 1.0.0) or in 2.x,
+ * unless X is in NEW_IN_1X.
+ */
+export const NAME_SOURCES: readonly string[] = ['@tango-v0', '@tango-v1', '@tango-v2'];
+
+/**
+ * Names that exist only in the unpublished 1.x releases, as ../shared/spec/pages.md section 4 gives
+ * them, per package (`@yume-chan/<key>`).
+ */
+export const NEW_IN_1X: Readonly<Record<string, readonly string[]>> = {
+  'scrcpy-decoder-webcodecs': [
+    // 1.0.0's three renderers, renamed to *VideoFrameRenderer in 1.1.0.
+    'InsertableStreamWebCodecsDecoderRenderer',
+    'WebGLWebCodecsDecoderRenderer',
+    'BitmapWebCodecsDecoderRenderer',
+    'WebCodecsDecoderRenderer',
+  ],
+};
 
 /** Code-block languages that are checked, and the file extension a block gets. */
 const SAMPLE_LANGS: Readonly<Record<string, 'ts' | 'tsx'>> = {ts: 'ts', typescript: 'ts', tsx: 'tsx'};
@@ -276,6 +301,82 @@ export function checkSyntax(blocks: readonly SampleBlock[]): Failure[] {
   return failures;
 }
 
+/** Export names per `scope/package`, read once per run. */
+const exportCache = new Map<string, ReadonlySet<string> | undefined>();
+
+/**
+ * Lists what an installed alias package exports.
+ *
+ * @param scope An alias scope such as `@tango-v0`.
+ * @param pkg The package name without scope, e.g. `adb`.
+ * @returns The names of its exports (values and types), or `undefined` when that scope has no such
+ *   package installed.
+ */
+export function exportedNames(scope: string, pkg: string): ReadonlySet<string> | undefined {
+  const key = `${scope}/${pkg}`;
+  if (exportCache.has(key)) return exportCache.get(key);
+  const aliasDir = path.join(PACKAGE_ROOT, 'node_modules', scope);
+  let names: Set<string> | undefined;
+  if (fs.existsSync(path.join(aliasDir, pkg, 'package.json'))) {
+    const options = compilerOptionsFor(aliasDir);
+    const host = ts.createCompilerHost(options);
+    const resolved = ts.resolveModuleName(`@yume-chan/${pkg}`, path.join(PACKAGE_ROOT, 'index.ts'), options, host).resolvedModule;
+    if (resolved !== undefined) {
+      const program = ts.createProgram({rootNames: [resolved.resolvedFileName], options, host});
+      const checker = program.getTypeChecker();
+      const moduleSymbol = checker.getSymbolAtLocation(program.getSourceFile(resolved.resolvedFileName)!);
+      names = new Set(moduleSymbol === undefined ? [] : checker.getExportsOfModule(moduleSymbol).map((symbol) => symbol.name));
+    }
+  }
+  exportCache.set(key, names);
+  return names;
+}
+
+/**
+ * Checks that every name a block imports from `@yume-chan/*` exists in some published version of
+ * that package (see NAME_SOURCES) or is listed in NEW_IN_1X. Used for the versions whose packages
+ * are not published, where no type-check is possible.
+ *
+ * @param blocks The blocks to check (they are parsed again; syntax errors are reported elsewhere).
+ * @returns One failure per unknown name or unknown package, at the import specifier.
+ */
+export function checkImportedNames(blocks: readonly SampleBlock[]): Failure[] {
+  const failures: Failure[] = [];
+  for (const block of blocks) {
+    const source = ts.createSourceFile(`sample.${SAMPLE_LANGS[block.lang]}`, block.code, ts.ScriptTarget.ES2022, true);
+    const fail = (node: ts.Node, message: string) => {
+      const {line, character} = source.getLineAndCharacterOfPosition(node.getStart(source));
+      failures.push({file: block.file, line: block.line + 1 + line, column: block.column + character, message, block});
+    };
+    for (const statement of source.statements) {
+      if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
+      const match = /^@yume-chan\/([^/]+)$/.exec(statement.moduleSpecifier.text);
+      const clause = statement.importClause;
+      if (match === null || clause === undefined) continue;
+      const pkg = match[1]!;
+      const known = NAME_SOURCES.map((scope) => exportedNames(scope, pkg)).filter((names) => names !== undefined);
+      if (known.length === 0) {
+        fail(statement.moduleSpecifier, `@yume-chan/${pkg} is not a published package of any docs version`);
+        continue;
+      }
+      const wanted: Array<[string, ts.Node]> = [];
+      if (clause.name) wanted.push(['default', clause.name]);
+      const bindings = clause.namedBindings;
+      if (bindings && ts.isNamedImports(bindings)) {
+        for (const element of bindings.elements) wanted.push([(element.propertyName ?? element.name).text, element]);
+      }
+      for (const [name, node] of wanted) {
+        if (known.some((names) => names.has(name)) || NEW_IN_1X[pkg]?.includes(name)) continue;
+        fail(
+          node,
+          `"${name}" is exported by no published @yume-chan/${pkg} (0.0.24, 1.x, 2.x) and is not listed in NEW_IN_1X of scripts/check-samples.ts`,
+        );
+      }
+    }
+  }
+  return failures;
+}
+
 /**
  * The compiler options a version's samples are checked with. `@yume-chan/*` is mapped with `paths`
  * to the version's alias folder; `paths` applies to every import in the program, so the packages'
@@ -402,14 +503,17 @@ type Plan =
  * under the docs version of their page, even when `version="X"` checks them as X.
  *
  * @param root The site folder (docs/, versioned_docs/, versions.json).
+ * @param only When given, only the pages of this docs version are checked.
  * @returns The exit code: 0 when every block passed, 1 when a block or page failed or the setup is
  *   broken (packages missing, an `@yume-chan` import escaping its alias folder).
  * @throws Error when versions.json is malformed or the alias packages are missing.
  */
-export function run(root: string): number {
+export function run(root: string, only?: string): number {
   const display = (file: string) => path.relative(process.cwd(), file).split(path.sep).join('/') || '.';
-  const versions = docsVersions(root);
-  const known = versions.map(([version]) => version);
+  const allVersions = docsVersions(root);
+  const known = allVersions.map(([version]) => version);
+  if (only !== undefined && !known.includes(only)) throw new Error(`--version ${only} is not a docs version (${known.join(', ')})`);
+  const versions = only === undefined ? allVersions : allVersions.filter(([version]) => version === only);
   const failures: Failure[] = [];
   const plans: Plan[] = [];
   const perFolder = new Map<string, Counts & {pages: number; missing: boolean}>();
@@ -468,7 +572,7 @@ export function run(root: string): number {
         found = result.failures;
         environment.push(...result.environment);
       } else {
-        found = checkSyntax(blocks);
+        found = [...checkSyntax(blocks), ...checkImportedNames(blocks)];
       }
       for (const failure of found) {
         failedBlocks.add(failure.block!);
@@ -493,7 +597,7 @@ export function run(root: string): number {
   for (const failure of failures) console.log(`${failure.file}:${failure.line}:${failure.column} ${failure.message}`);
   for (const message of environment) console.log(`check-samples: ${message}`);
 
-  const syntaxOnlyVersions = known.filter((version) => !Object.hasOwn(TYPE_CHECKED, version));
+  const syntaxOnlyVersions = versions.map(([version]) => version).filter((version) => !Object.hasOwn(TYPE_CHECKED, version));
   if (syntaxOnlyVersions.length > 0) console.log(`${syntaxOnlyVersions.join(', ')}: ${SYNTAX_ONLY_REASON}`);
   for (const [version, dir] of versions) {
     const counts = perFolder.get(version)!;
@@ -522,9 +626,13 @@ export function run(root: string): number {
  * @returns The exit code: that of `run`, 0 for `--help`, 2 for bad usage (usage on stderr).
  */
 export function main(argv: readonly string[]): number {
-  let values: {root?: string; help?: boolean};
+  let values: {root?: string; version?: string; help?: boolean};
   try {
-    ({values} = parseArgs({args: [...argv], options: {root: {type: 'string'}, help: {type: 'boolean', short: 'h'}}, strict: true}));
+    ({values} = parseArgs({
+      args: [...argv],
+      options: {root: {type: 'string'}, version: {type: 'string'}, help: {type: 'boolean', short: 'h'}},
+      strict: true,
+    }));
   } catch (error) {
     console.error(`${(error as Error).message}\n${USAGE}`);
     return 2;
@@ -538,7 +646,7 @@ export function main(argv: readonly string[]): number {
     console.error(`--root: ${root} is not a directory\n${USAGE}`);
     return 2;
   }
-  return run(root);
+  return run(root, values.version);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -227,7 +227,7 @@ test('the checker exits 0 when nothing fails', () => {
 test('the checker prints its usage on --help and on bad arguments', () => {
   const help = runChecker('--help');
   assert.equal(help.status, 0);
-  assert.match(help.stdout, /^Usage: tsx scripts\/check-samples\.ts \[--root DIR\]$/m);
+  assert.match(help.stdout, /^Usage: tsx scripts\/check-samples\.ts \[--root DIR\] \[--version X\]$/m);
   const bad = runChecker('--nope');
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /Usage: tsx scripts\/check-samples\.ts/);
