@@ -202,8 +202,31 @@ test('the checker reports each failing block and exits 1', () => {
     assert.match(stdout, new RegExp(`^${rel('versioned_docs/version-1.1.0/intro.md')}:4:27 TS1005: '\\)' expected\\.$`, 'm'));
     // A 2.0.0-only API (static parseDeviceList) fails against 0.0.24.
     assert.match(stdout, new RegExp(`^${rel('versioned_docs/version-0.0.24/track.mdx')}:15:29 TS2339: .*parseDeviceList`, 'm'));
-    assert.match(stdout, /^1\.1\.0: @yume-chan\/adb 1\.x is not on the registry; blocks are checked for syntax only$/m);
+    assert.match(stdout, /^1\.1\.0: @yume-chan\/adb 1\.x is not on the registry; blocks are checked for syntax and for imported names/m);
     assert.equal(stdout.match(/TS\d+/g)?.length, 3, stdout);
+  } finally {
+    fs.rmSync(root, {recursive: true, force: true});
+  }
+});
+
+test('1.x samples may import only names that a published version exports, or NEW_IN_1X lists', () => {
+  const code = [
+    'import { AdbServerClient, NoSuchThing } from "@yume-chan/adb";',
+    'import { ScrcpyOptions3_1 } from "@yume-chan/scrcpy";',
+    'import { BitmapWebCodecsDecoderRenderer } from "@yume-chan/scrcpy-decoder-webcodecs";',
+    'import { Thing } from "@yume-chan/not-a-package";',
+    'export type T = [AdbServerClient, ScrcpyOptions3_1, BitmapWebCodecsDecoderRenderer, NoSuchThing, Thing];',
+  ].join('\n');
+  const root = makeTree({'versions.json': JSON.stringify(['1.0.0']), 'versioned_docs/version-1.0.0/a.md': fence('', code)});
+  try {
+    const {status, stdout, last} = runChecker('--root', root, '--version', '1.0.0');
+    assert.equal(last, 'samples: 0 type-checked, 1 syntax-only, 0 opted out, 1 failed', stdout);
+    assert.equal(status, 1);
+    const rel = path.relative(REPO, path.join(root, 'versioned_docs/version-1.0.0/a.md')).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    // AdbServerClient (0.0.24/2.x), ScrcpyOptions3_1 (scrcpy 1.1.0) and the 1.0.0 renderer (NEW_IN_1X) pass.
+    assert.match(stdout, new RegExp(`^${rel}:2:27 "NoSuchThing" is exported by no published @yume-chan/adb`, 'm'));
+    assert.match(stdout, new RegExp(`^${rel}:5:23 @yume-chan/not-a-package is not a published package`, 'm'));
+    assert.equal(stdout.match(/is exported by no|is not a published package/g)?.length, 2, stdout);
   } finally {
     fs.rmSync(root, {recursive: true, force: true});
   }
