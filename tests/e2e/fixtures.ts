@@ -20,6 +20,29 @@ export function expectedRoutes(): Map<string, string[]> {
   return routes;
 }
 
+/**
+ * The page titles of ../shared/spec/pages.md section 1, per docs version: one entry per page that
+ * exists in that version, backticks removed (the spec writes some titles as code).
+ */
+export function expectedTitles(): Map<string, string[]> {
+  const spec = readFileSync(path.resolve(import.meta.dirname, '../../../shared/spec/pages.md'), 'utf8');
+  const lines = spec.split('\n');
+  const header = lines.find((line) => line.startsWith('| doc id |'));
+  if (header === undefined) throw new Error('pages.md: no page table (a row starting "| doc id |")');
+  const versions = header.split('|').slice(2, -1).map((cell) => cell.trim().split(' ')[0]!);
+  const titles = new Map<string, string[]>(versions.map((version) => [version, []]));
+  for (const line of lines.filter((l) => l.startsWith('| `'))) {
+    line.split('|').slice(2, -1).forEach((cell, index) => {
+      const text = cell.trim();
+      if (text === '—') return;
+      const title = /^(.*)\[[^\]]*\]$/.exec(text)?.[1];
+      if (title === undefined) throw new Error(`pages.md: cannot read the title in "${text}"`);
+      titles.get(versions[index]!)!.push(title.replaceAll('`', ''));
+    });
+  }
+  return titles;
+}
+
 /** The doc routes the production build lists in its sitemap, as paths. */
 export function builtRoutes(): string[] {
   const xml = readFileSync(path.resolve(import.meta.dirname, '../../build/sitemap.xml'), 'utf8');
