@@ -23,14 +23,23 @@ test('the not-found page links to the page where it exists in another version', 
   expect(response?.status()).toBe(404);
   await expect(page.locator('h1')).toHaveText('Page not found');
   const section = page.locator('main section');
-  if (builtRoutes().includes(target)) {
-    await section.getByRole('link', {name: target, exact: true}).click();
-    await expect(page).toHaveURL(new RegExp(`${target}$`));
-    await expect(page.locator('h1')).toHaveText('None protocol');
-  } else {
-    // Until the 2.0.0 page is written, no version has it, and the page must not invent a link.
-    await expect(section).toHaveCount(0);
+  expect(builtRoutes()).toContain(target);
+  await section.getByRole('link', {name: target, exact: true}).click();
+  await expect(page).toHaveURL(new RegExp(`${target}$`));
+  await expect(page.locator('h1')).toHaveText('None protocol');
+});
+
+test('the not-found page of a page that moved links to where it went', async ({page}) => {
+  // 0.0.24 and 1.0.0 have one logcat page; from 1.1.0 on it is split into binary/ and clear/.
+  const response = await page.goto('/api/bin/logcat/');
+  expect(response?.status()).toBe(404);
+  await expect(page.locator('h1')).toHaveText('Page not found');
+  const section = page.locator('main section');
+  for (const moved of ['/api/bin/logcat/binary/', '/api/bin/logcat/clear/', '/1.0.0/api/bin/logcat/', '/0.0.24/api/bin/logcat/']) {
+    await expect(section.getByRole('link', {name: moved, exact: true})).toBeVisible();
   }
+  await section.getByRole('link', {name: '/api/bin/logcat/binary/', exact: true}).click();
+  await expect(page.locator('h1')).toHaveText('binary');
 });
 
 test('the crash screen shows the error and "Try again" recovers', async ({page}) => {
