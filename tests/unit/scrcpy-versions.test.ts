@@ -7,6 +7,7 @@ import type {Root, Table} from 'mdast';
 import remarkMdx from 'remark-mdx';
 import remarkParse from 'remark-parse';
 import {unified} from 'unified';
+import {VFile} from 'vfile';
 
 import remarkScrcpyVersions, {scrcpyVersionRows, scrcpyVersionsTable} from '../../src/remark/scrcpy-versions.ts';
 
@@ -83,7 +84,7 @@ describe('remarkScrcpyVersions', () => {
         const processor = unified().use(remarkParse).use(remarkMdx).use(remarkScrcpyVersions);
         const tableOf = async (filePath: string) => {
             const tree = processor.parse('<ScrcpyVersionsTable />\n') as Root;
-            return (await processor.run(tree, {path: filePath} as never)) as Root;
+            return (await processor.run(tree, new VFile({path: filePath}))) as Root;
         };
         const header = (table: Table) => table.children[0]!.children.map((cell) => (cell.children[0] as {value: string}).value);
         const firstColumn = (table: Table) => table.children.slice(1).map((tableRow) => (tableRow.children[0]!.children[0] as {value: string}).value);
