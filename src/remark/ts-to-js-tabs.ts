@@ -94,7 +94,7 @@ export async function transpileForReaders(
   return lines.join('\n').replace(/\n{3,}/g, '\n\n').trim();
 }
 
-function jsxAttribute(name: string, value: string) {
+function jsxAttribute(name: string, value: string | null) {
   return {type: 'mdxJsxAttribute' as const, name, value};
 }
 
@@ -113,7 +113,7 @@ function tabItem(value: string, label: string, code: Code) {
  * `code-language` so the reader's choice holds across the site.
  *
  * Input: the mdast of an MDX document. Output: the same tree where each such `code` node is
- * replaced by `<Tabs groupId="code-language"><TabItem value="ts">…</TabItem><TabItem value="js">…`
+ * replaced by `<Tabs groupId="code-language" className="code-tabs" lazy><TabItem value="ts">…</TabItem><TabItem value="js">…`
  * (the `Tabs` and `TabItem` components are provided globally by `src/theme/MDXComponents`).
  * The TypeScript block keeps its meta; the JavaScript block keeps the meta minus the line range,
  * whose lines are carried as magic comments instead. Blocks whose meta has `notabs`, and blocks
@@ -147,7 +147,10 @@ export default function tsToJsTabs() {
       const tabs = {
         type: 'mdxJsxFlowElement' as const,
         name: 'Tabs',
-        attributes: [jsxAttribute('groupId', CODE_LANGUAGE_GROUP), jsxAttribute('className', 'code-tabs')],
+        // `lazy`: only the chosen tab is rendered (and highlighted), in the HTML and on hydration;
+        // the other is rendered when the reader picks it. Half the code to highlight on a phone,
+        // and the search index holds each sample once.
+        attributes: [jsxAttribute('groupId', CODE_LANGUAGE_GROUP), jsxAttribute('className', 'code-tabs'), jsxAttribute('lazy', null)],
         children: [tabItem('ts', 'TypeScript', {...node}), tabItem('js', 'JavaScript', jsBlock)],
       };
       const index = parent.children.indexOf(node as RootContent);

@@ -30,7 +30,7 @@ test('a ts block becomes TypeScript then JavaScript tabs in the site-wide group'
   assert.equal(tabs.name, 'Tabs');
   assert.deepEqual(
     tabs.attributes.map((a: any) => [a.name, a.value]),
-    [['groupId', CODE_LANGUAGE_GROUP], ['className', 'code-tabs']],
+    [['groupId', CODE_LANGUAGE_GROUP], ['className', 'code-tabs'], ['lazy', null]],
   );
   const [tsTab, jsTab] = tabs.children;
   assert.deepEqual(tsTab.attributes.map((a: any) => a.value), ['ts', 'TypeScript']);
