@@ -1,0 +1,94 @@
+/**
+ * Lighthouse (mobile form factor, simulated slow-4G throttling, Lighthouse 12.8 defaults) on the
+ * home page, an API page and a page with a Mermaid diagram, against build/ served with gzip as a
+ * static host serves it. Debian's Chromium is started by chrome-launcher (Lighthouse's own
+ * dependency), headless, with the flags this machine's closed network needs.
+ *
+ * Budgets (issue #8): performance >= 90, accessibility 100, best practices 100, SEO 100.
+ * Usage: tsx bench/lighthouse.ts   (needs build/; exits 1 when a budget is missed)
+ */
+import path from 'node:path';
+import {fileURLToPath} from 'node:url';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import {chromiumPath, report, requireBuild, type Figure} from './lib.ts';
+import {startGzipServer} from './serve-gzip.ts';
+
+/** The pages audited. */
+export const LIGHTHOUSE_PAGES = {home: '/', api: '/api/adb/sync/stat/', diagram: '/internal/connection/'} as const;
+
+const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
+const BUDGETS: Record<(typeof CATEGORIES)[number], number> = {
+  performance: 90,
+  accessibility: 100,
+  'best-practices': 100,
+  seo: 100,
+};
+
+/** Scores (0-100) of one page, the metrics behind performance, and the failed audits' titles. */
+export interface PageScores {
+  scores: Record<(typeof CATEGORIES)[number], number>;
+  metrics: {fcp: number; lcp: number; tbt: number; cls: number};
+  failed: string[];
+}
+
+/**
+ * Audits one URL in an already running Chromium.
+ *
+ * @param url Absolute URL.
+ * @param port Chromium's remote-debugging port.
+ * @returns Scores, metrics (ms; CLS unitless) and the titles of audits scoring below 1.
+ * @throws Error when Lighthouse returns no result or reports a runtime error.
+ */
+export async function auditPage(url: string, port: number): Promise<PageScores> {
+  const result = await lighthouse(url, {port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES]});
+  const lhr = result?.lhr;
+  if (!lhr) throw new Error(`Lighthouse returned nothing for ${url}`);
+  if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+  const scores = Object.fromEntries(
+    CATEGORIES.map((category) => [category, Math.round((lhr.categories[category]?.score ?? 0) * 100)]),
+  ) as PageScores['scores'];
+  const numeric = (id: string) => Math.round(Number(lhr.audits[id]?.numericValue ?? NaN) * 1000) / 1000;
+  const failed = CATEGORIES.flatMap((category) =>
+    (lhr.categories[category]?.auditRefs ?? [])
+      .filter((ref) => ref.weight > 0)
+      .map((ref) => lhr.audits[ref.id])
+      .filter((audit) => audit !== undefined && audit.score !== null && audit.score < 1 && audit.scoreDisplayMode !== 'informative')
+      .map((audit) => `${category}: ${audit!.title} (${audit!.displayValue ?? audit!.score})`),
+  );
+  return {
+    scores,
+    metrics: {fcp: numeric('first-contentful-paint'), lcp: numeric('largest-contentful-paint'), tbt: numeric('total-blocking-time'), cls: numeric('cumulative-layout-shift')},
+    failed,
+  };
+}
+
+/** Audits the three pages and returns their figures with budgets; failed audits are printed. */
+export async function lighthouseFigures(): Promise<Figure[]> {
+  const server = await startGzipServer(requireBuild());
+  const chrome = await chromeLauncher.launch({
+    chromePath: chromiumPath(),
+    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+  });
+  const figures: Figure[] = [];
+  try {
+    for (const [name, route] of Object.entries(LIGHTHOUSE_PAGES)) {
+      const page = await auditPage(server.origin + route, chrome.port);
+      for (const category of CATEGORIES) {
+        figures.push({name: `${name} ${route}: ${category}`, value: page.scores[category], unit: '', budget: BUDGETS[category], kind: 'min'});
+      }
+      figures.push({name: `${name} ${route}: total blocking time`, value: Math.round(page.metrics.tbt), unit: 'ms'});
+      figures.push({name: `${name} ${route}: largest contentful paint`, value: Math.round(page.metrics.lcp), unit: 'ms'});
+      for (const line of page.failed) console.log(`  ${name}: ${line}`);
+    }
+  } finally {
+    await chrome.kill();
+    await server.close();
+  }
+  return figures;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const ok = report('Lighthouse, mobile (served with gzip)', await lighthouseFigures());
+  process.exitCode = ok ? 0 : 1;
+}
