@@ -54,6 +54,11 @@ interface Watch {
   consoleErrors: string[];
   /** Requests to any host but 127.0.0.1 (aborted, or answered with an empty stub for analytics). */
   externalRequests: string[];
+  /**
+   * Requests to the site that failed (network error, or an HTTP status of 400 or more), except
+   * the document of a page the test opened on purpose as a 404 and requests this fixture aborted.
+   */
+  failedRequests: string[];
 }
 
 /**
@@ -64,7 +69,7 @@ interface Watch {
  */
 export const test = base.extend<{watch: Watch}>({
   watch: async ({context}, use) => {
-    const watch: Watch = {consoleErrors: [], externalRequests: []};
+    const watch: Watch = {consoleErrors: [], externalRequests: [], failedRequests: []};
     await context.route(/^(?!http:\/\/127\.0\.0\.1[:/])/, async (route) => {
       const url = new URL(route.request().url());
       if (url.protocol === 'data:' || url.protocol === 'blob:') return route.continue();
@@ -85,6 +90,19 @@ function listen(page: Page, watch: Watch) {
     if (message.type() === 'error') watch.consoleErrors.push(`${page.url()}: ${message.text()}`);
   });
   page.on('pageerror', (error) => watch.consoleErrors.push(`${page.url()}: ${error.message}`));
+  page.on('requestfailed', (request) => {
+    if (!request.url().startsWith('http://127.0.0.1')) return;
+    const reason = request.failure()?.errorText ?? 'failed';
+    // A navigation that replaces a page still loading cancels its requests: not a site failure.
+    if (reason === 'net::ERR_ABORTED') return;
+    watch.failedRequests.push(`${request.url()}: ${reason}`);
+  });
+  page.on('response', (response) => {
+    const request = response.request();
+    if (response.status() < 400 || !response.url().startsWith('http://127.0.0.1')) return;
+    if (request.isNavigationRequest() && request.frame() === page.mainFrame()) return;
+    watch.failedRequests.push(`${response.url()}: HTTP ${response.status()}`);
+  });
 }
 
 export {expect};

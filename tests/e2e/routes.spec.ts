@@ -49,7 +49,7 @@ for (const [version, routes] of expected) {
   // Rendering every page takes a while: in chunks, so that two workers share the load.
   for (let start = 0; start < routes.length; start += RENDER_CHUNK) {
     const chunk = routes.slice(start, start + RENDER_CHUNK);
-    test(`built ${version} routes ${start + 1}-${start + chunk.length} render in the browser without console errors`, async ({page, watch}) => {
+    test(`built ${version} routes ${start + 1}-${start + chunk.length} render in the browser without console errors or failed requests`, async ({page, watch}) => {
       test.setTimeout(240_000);
       for (const route of chunk) {
         await page.goto(route, {waitUntil: 'load'});
@@ -57,6 +57,7 @@ for (const [version, routes] of expected) {
       }
       expect(watch.consoleErrors).toEqual([]);
       expect(watch.externalRequests).toEqual([]);
+      expect(watch.failedRequests, 'failed requests to the site').toEqual([]);
     });
   }
 }
