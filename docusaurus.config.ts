@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type {Config} from '@docusaurus/types';
 import type * as Preset from '@docusaurus/preset-classic';
 import type {Options as DocsOptions} from '@docusaurus/plugin-content-docs';
@@ -120,6 +121,17 @@ const config = {
   ],
 
   plugins: [
+    // Code highlighting with only the Prism grammars these pages use (see src/prism/).
+    function slimPrismPlugin(context) {
+      return {
+        name: 'tango-slim-prism',
+        configureWebpack() {
+          return {
+            resolve: {alias: {'prism-react-renderer$': path.join(context.siteDir, 'src/prism/prism-react-renderer.ts')}},
+          };
+        },
+      };
+    },
     testRoutes &&
       function testRoutesPlugin() {
         return {

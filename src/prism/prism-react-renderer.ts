@@ -1,0 +1,191 @@
+/**
+ * A small stand-in for `prism-react-renderer` in the site's bundles (server and client), wired in
+ * by the `tango-slim-prism` plugin of docusaurus.config.ts as a webpack alias.
+ *
+ * Why: prism-react-renderer 2.4 ships one module that defines ~40 Prism grammars when it is
+ * imported (CoffeeScript, Swift, Rust, …). Docusaurus imports it in a client module, so every page
+ * paid for all of them before it could hydrate (Lighthouse mobile: ~1 s of total blocking time on
+ * the search page, see bench/lighthouse.ts). These pages only show TypeScript, JavaScript, JSX,
+ * TSX and HTML (plus `bash` and `json`, which theme-classic's prism-include-languages adds from
+ * `themeConfig.prism.additionalLanguages`): this module builds Prism from the `prismjs` package
+ * with just those, and renders tokens the way prism-react-renderer does, so the theme's CodeBlock
+ * and its line/token markup are unchanged (tests/unit/prism-renderer.test.tsx compares both).
+ *
+ * Exports what theme-classic imports: `Highlight` and `Prism`; and `normalizeTokens`.
+ * Facts: the prop and token shapes of prism-react-renderer 2.4.1's public API.
+ */
+import './manual';
+import {useCallback, useMemo, type CSSProperties, type ReactNode} from 'react';
+import clsx from 'clsx';
+import Prism from 'prismjs/components/prism-core';
+import 'prismjs/components/prism-markup';
+import 'prismjs/components/prism-clike';
+import 'prismjs/components/prism-javascript';
+import 'prismjs/components/prism-jsx';
+import 'prismjs/components/prism-typescript';
+import 'prismjs/components/prism-tsx';
+import type {PrismTheme} from 'prism-react-renderer';
+
+export {Prism};
+
+/** One token of a line: the Prism token types it is nested in, and its text. */
+export interface Token {
+  types: string[];
+  content: string;
+  /** Set on the single token that stands for an empty line (its content is then `"\n"`). */
+  empty?: boolean;
+}
+
+type PrismStream = Array<string | Prism.Token>;
+
+function addTypes(types: string[], added: string | string[] | undefined): string[] {
+  if (added === undefined || added === '' || (Array.isArray(added) && added.length === 0)) return types;
+  if (typeof added === 'string' && types[types.length - 1] === added) return types;
+  return types.concat(added);
+}
+
+function closeLine(line: Token[]): void {
+  if (line.length === 0) line.push({types: ['plain'], content: '\n', empty: true});
+  else if (line.length === 1 && line[0]!.content === '') {
+    line[0]!.content = '\n';
+    line[0]!.empty = true;
+  }
+}
+
+/**
+ * Flattens a Prism token stream into lines of tokens.
+ *
+ * Input: what `Prism.tokenize` returns (strings and nested `Prism.Token`s).
+ * Output: one array per source line (split on `\r\n`, `\r` or `\n`); a token carries every type it
+ * is nested in (top-level strings are `plain`); an empty line holds one `{types: ['plain'],
+ * content: '\n', empty: true}` token. Errors: none.
+ */
+export function normalizeTokens(stream: PrismStream): Token[][] {
+  const lines: Token[][] = [[]];
+  const walk = (items: PrismStream, inherited: string[], nested: boolean): void => {
+    for (const item of items) {
+      let types: string[];
+      let content: string | Prism.Token | PrismStream;
+      if (typeof item === 'string') {
+        types = nested ? inherited : ['plain'];
+        content = item;
+      } else {
+        types = addTypes(addTypes(inherited, item.type), item.alias);
+        content = item.content;
+      }
+      if (typeof content !== 'string') {
+        // A nested stream; a lone nested token (never produced by tokenize) has no lines of its own.
+        if (Array.isArray(content)) walk(content, types, true);
+        continue;
+      }
+      content.split(/\r\n|\r|\n/).forEach((part, index) => {
+        if (index > 0) {
+          closeLine(lines[lines.length - 1]!);
+          lines.push([]);
+        }
+        lines[lines.length - 1]!.push({types, content: part});
+      });
+    }
+  };
+  walk(stream, [], false);
+  closeLine(lines[lines.length - 1]!);
+  return lines;
+}
+
+type StyleDictionary = Record<string, CSSProperties> & {root: CSSProperties; plain: CSSProperties};
+
+function styleDictionary(theme: PrismTheme, language: string): StyleDictionary {
+  const dictionary: Record<string, CSSProperties> = {};
+  for (const entry of theme.styles) {
+    if (entry.languages && !entry.languages.includes(language as never)) continue;
+    for (const type of entry.types) dictionary[type] = {...dictionary[type], ...(entry.style as CSSProperties)};
+  }
+  return {
+    ...dictionary,
+    root: theme.plain as CSSProperties,
+    plain: {...(theme.plain as CSSProperties), backgroundColor: undefined},
+  };
+}
+
+/** Props of a line element, as `getLineProps` returns them. */
+export interface LineOutputProps {
+  className: string;
+  style?: CSSProperties;
+  [other: string]: unknown;
+}
+
+/** Props of a token element, as `getTokenProps` returns them. */
+export interface TokenOutputProps {
+  className: string;
+  style?: CSSProperties;
+  children: string;
+  [other: string]: unknown;
+}
+
+/** What `Highlight` passes to its render function. */
+export interface RenderProps {
+  tokens: Token[][];
+  className: string;
+  style: CSSProperties;
+  getLineProps: (input: {line: Token[]; className?: string; style?: CSSProperties; [other: string]: unknown}) => LineOutputProps;
+  getTokenProps: (input: {token: Token; className?: string; style?: CSSProperties; [other: string]: unknown}) => TokenOutputProps;
+}
+
+/** Props of `Highlight`, as prism-react-renderer's. */
+export interface HighlightProps {
+  code: string;
+  language: string;
+  theme?: PrismTheme;
+  prism?: typeof Prism;
+  children: (props: RenderProps) => ReactNode;
+}
+
+/**
+ * Tokenizes `code` with the grammar of `language` and hands lines of tokens to `children`.
+ *
+ * Input: `{code, language, theme, prism, children}`; a language without a grammar renders as
+ * plain text; without a theme, tokens get no inline style. Output: whatever `children` renders,
+ * given `{tokens, className: 'prism-code language-<language>', style (the theme's plain style),
+ * getLineProps, getTokenProps}`. Errors: none of its own (Prism's, if a grammar throws).
+ */
+export function Highlight({code, language: languageProp, theme, prism = Prism, children}: HighlightProps): ReactNode {
+  const language = languageProp.toLowerCase();
+  const dictionary = useMemo(() => (theme ? styleDictionary(theme, language) : undefined), [theme, language]);
+  const grammar = prism.languages[language];
+  const tokens = useMemo(() => {
+    if (grammar === undefined) return normalizeTokens([code]);
+    const environment = {code, grammar, language, tokens: [] as PrismStream};
+    prism.hooks.run('before-tokenize', environment);
+    environment.tokens = prism.tokenize(code, grammar);
+    prism.hooks.run('after-tokenize', environment);
+    return normalizeTokens(environment.tokens);
+  }, [code, grammar, language, prism]);
+
+  const getLineProps = useCallback<RenderProps['getLineProps']>(
+    ({line: _line, className, style, ...rest}) => {
+      const output: LineOutputProps = {...rest, className: clsx('token-line', className)};
+      if (dictionary) output.style = dictionary.plain;
+      if (typeof style === 'object') output.style = {...output.style, ...style};
+      return output;
+    },
+    [dictionary],
+  );
+
+  const getTokenProps = useCallback<RenderProps['getTokenProps']>(
+    ({token, className, style, ...rest}) => {
+      let tokenStyle: CSSProperties | undefined;
+      if (dictionary) {
+        const inline: CSSProperties | undefined = token.empty ? {display: 'inline-block'} : undefined;
+        if (token.types.length === 1 && token.types[0] === 'plain') tokenStyle = inline;
+        else if (token.types.length === 1 && inline) tokenStyle = dictionary[token.types[0]!];
+        else tokenStyle = Object.assign({}, inline, ...token.types.map((type) => dictionary[type]));
+      }
+      const output: TokenOutputProps = {...rest, className: clsx('token', ...token.types, className), children: token.content, style: tokenStyle};
+      if (style != null) output.style = {...output.style, ...style};
+      return output;
+    },
+    [dictionary],
+  );
+
+  return children({tokens, className: `prism-code language-${language}`, style: dictionary?.root ?? {}, getLineProps, getTokenProps});
+}

@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import {test} from 'node:test';
+
+import React from 'react';
+import {renderToStaticMarkup} from 'react-dom/server';
+import {Highlight as LibraryHighlight, normalizeTokens as libraryNormalize, themes} from 'prism-react-renderer';
+
+import {Highlight, normalizeTokens, Prism} from '../../src/prism/prism-react-renderer.ts';
+
+// The languages theme-classic adds from themeConfig.prism.additionalLanguages, as it does at run time.
+(globalThis as {Prism?: unknown}).Prism = Prism;
+require('prismjs/components/prism-bash.js');
+require('prismjs/components/prism-json.js');
+
+const SAMPLES: [language: string, code: string][] = [
+  ['ts', 'import { Adb } from "@yume-chan/adb";\n\n// connect\nconst adb: Adb = await connect(`tcp:${port}`);\nexport class A<T> extends B { #x = 0x1f; get y(): T | undefined { return /a+b/g.test("s") ? undefined : this.z; } }\n'],
+  ['tsx', 'export function App({ n }: { n: number }) {\n  return <div className="a">{n > 1 && <span>{"x"}</span>}</div>;\n}\n'],
+  ['js', 'const a = 1;\r\nconst b = `x${a}y`;\r\n\r\n'],
+  ['jsx', 'const el = <a href="/x">{1}</a>;'],
+  ['bash', 'npm install @yume-chan/adb # comment\nadb shell "getprop ro.product.model" && echo $HOME\n'],
+  ['json', '{ "a": [1, true, null, "s"] }'],
+  ['html', '<div class="x"><script>var a = 1;</script><!-- c --></div>'],
+  ['text', 'plain text\n\nwith empty line'],
+  ['nosuchlanguage', 'x = 1'],
+];
+
+test('the languages the docs use are there, and no more than needed', () => {
+  for (const language of ['typescript', 'ts', 'javascript', 'js', 'jsx', 'tsx', 'markup', 'html', 'bash', 'sh', 'json']) {
+    assert.ok(Prism.languages[language], language);
+  }
+  assert.equal(Prism.languages['coffeescript'], undefined);
+});
+
+test('normalizeTokens gives the same lines as prism-react-renderer for every sample', () => {
+  for (const [language, code] of SAMPLES) {
+    const grammar = Prism.languages[language];
+    const stream = grammar ? Prism.tokenize(code, grammar) : [code];
+    assert.deepEqual(normalizeTokens(stream), libraryNormalize(stream as never), language);
+  }
+});
+
+test('Highlight renders the same markup as prism-react-renderer, with the same Prism and theme', () => {
+  const render = (Component: typeof Highlight, language: string, code: string, theme = themes.github) =>
+    renderToStaticMarkup(
+      <Component prism={Prism} theme={theme} code={code} language={language}>
+        {({className, style, tokens, getLineProps, getTokenProps}) => (
+          <pre className={className} style={style}>
+            {tokens.map((line, i) => (
+              <div key={i} {...getLineProps({line, className: i === 0 ? 'first' : undefined})}>
+                {line.map((token, j) => (
+                  <span key={j} {...getTokenProps({token, style: j === 0 ? {fontWeight: 'bold'} : undefined})} />
+                ))}
+              </div>
+            ))}
+          </pre>
+        )}
+      </Component>,
+    );
+  for (const [language, code] of SAMPLES) {
+    for (const theme of [themes.github, themes.dracula]) {
+      assert.equal(render(Highlight, language, code, theme), render(LibraryHighlight as unknown as typeof Highlight, language, code, theme), language);
+    }
+  }
+});
