@@ -1,0 +1,38 @@
+/**
+ * `npm run bench`: every benchmark of issue #8, in order, printing each figure against its budget.
+ *
+ * 1. Build (bench/build.ts): cold and warm production builds of all four versions; leaves the
+ *    production site in build/ for the next steps.
+ * 2. Page weight (bench/weight.ts), 3. Lighthouse (bench/lighthouse.ts), 4. Search
+ *    (bench/search.ts), all against build/ served with gzip.
+ *
+ * Not part of `npm test`: the figures depend on the machine. Run it on an otherwise idle machine
+ * (other processes inflate Lighthouse's blocking time and the build time).
+ * Usage: npm run bench [-- --skip-build]   (--skip-build reuses an existing build/)
+ * Exit code: 0 when every budget is met, 1 when one is missed or a step fails.
+ */
+import {buildFigures} from './build.ts';
+import {report} from './lib.ts';
+import {lighthouseFigures} from './lighthouse.ts';
+import {searchFigures} from './search.ts';
+import {weightFigures} from './weight.ts';
+
+const skipBuild = process.argv.includes('--skip-build');
+const steps: [title: string, run: () => Promise<import('./lib.ts').Figure[]>][] = [
+  ...(skipBuild ? [] : [['Production build, all four versions', buildFigures] as [string, typeof buildFigures]]),
+  ['Page weight (gzip, as transferred)', weightFigures],
+  ['Lighthouse, mobile (served with gzip)', lighthouseFigures],
+  ['Search', searchFigures],
+];
+
+let ok = true;
+for (const [title, run] of steps) {
+  try {
+    ok = report(title, await run()) && ok;
+  } catch (error) {
+    console.log(`\n${title}\n  FAILED: ${(error as Error).message}`);
+    ok = false;
+  }
+}
+console.log(`\nbench: ${ok ? 'every budget met' : 'budget missed (see OVER / LOW / FAILED above)'}`);
+process.exitCode = ok ? 0 : 1;
