@@ -52,7 +52,8 @@ export async function measurePage(browser: Browser, url: string, ready: string):
     pending.push(
       (async () => {
         const [sizes, headers, response] = await Promise.all([request.sizes(), request.allHeaders(), request.response()]);
-        const bytes = sizes.responseBodySize;
+        // Chromium reports a negative size for a response served from its cache (a prefetched chunk).
+        const bytes = Math.max(0, sizes.responseBodySize);
         const prefetch = /prefetch/.test(headers['sec-purpose'] ?? headers['purpose'] ?? '');
         if (prefetch) weight.prefetch += bytes;
         else if (/\.css$/.test(new URL(request.url()).pathname)) weight.css += bytes;
