@@ -120,7 +120,7 @@ const config = {
     ],
   ],
 
-  clientModules: ['./src/clientModules/safe-hash.ts'],
+  clientModules: ['./src/clientModules/safe-hash.ts', './src/clientModules/idle-prefetch.ts'],
   plugins: [
     // Code highlighting with only the Prism grammars these pages use (see src/prism/).
     function slimPrismPlugin(context) {

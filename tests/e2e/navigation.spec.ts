@@ -161,3 +161,24 @@ test('the announcement points 2.0.0 readers to the upgrade guide', async ({page}
   await expect(page).toHaveURL(/\/tango\/upgrade\/$/);
   await expect(page.locator('h1')).toHaveText('Upgrade from 1.1.0');
 });
+
+test('links in view still prefetch their pages, queued for idle time (src/clientModules/idle-prefetch.ts)', async ({page, watch}) => {
+  await page.goto('/api/adb/sync/stat/');
+  await expect(page.locator('.navbar button[title$="mode"]').first()).toBeEnabled();
+  // The sidebar's links are in view: their pages' chunks are prefetched once the page is idle.
+  await expect.poll(() => page.locator('head link[rel="prefetch"]').count(), {timeout: 15_000}).toBeGreaterThan(0);
+  expect(await page.evaluate(() => Object.isFrozen(window.docusaurus) && typeof window.docusaurus.preload === 'function')).toBe(true);
+  // The queued prefetch answers every call with a promise (Docusaurus's own returns `false` at once
+  // for the page already loaded), settled once the queued call has run.
+  expect(await page.evaluate(() => window.docusaurus.prefetch(window.location.pathname) instanceof Promise)).toBe(true);
+  expect(await page.evaluate(async () => {
+    await window.docusaurus.prefetch('/api/adb/sync/read/');
+    return document.querySelectorAll('head link[rel="prefetch"]').length;
+  })).toBeGreaterThan(0);
+  // Following a prefetched link navigates in the page, without a new document.
+  await page.evaluate(() => ((window as unknown as {marker: boolean}).marker = true));
+  await page.locator('.theme-doc-sidebar-container a[href="/api/adb/sync/read/"]').click();
+  await expect(page).toHaveURL(/\/api\/adb\/sync\/read\/$/);
+  expect(await page.evaluate(() => (window as unknown as {marker?: boolean}).marker)).toBe(true);
+  expect(watch.consoleErrors).toEqual([]);
+});
