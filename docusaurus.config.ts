@@ -11,6 +11,7 @@ import browserSupport from './src/remark/browser-support';
 import pmInstallOptions from './src/remark/pm-install-options';
 import scrcpyVersions from './src/remark/scrcpy-versions';
 import scrcpyInheritance from './src/remark/scrcpy-inheritance';
+import {remarkDiagrams} from './src/remark/diagrams';
 import versionsJson from './versions.json';
 
 // ---------------------------------------------------------------------------
@@ -60,7 +61,6 @@ const config = {
   onBrokenLinks: 'throw',
   onBrokenAnchors: 'throw',
   markdown: {
-    mermaid: true,
     hooks: {
       onBrokenMarkdownLinks: 'throw',
       onBrokenMarkdownImages: 'throw',
@@ -83,7 +83,7 @@ const config = {
           breadcrumbs: true,
           lastVersion: latestVersion,
           versions: docsVersions,
-          remarkPlugins: [[npm2yarn, {sync: true}], pmInstallOptions, scrcpyVersions, scrcpyInheritance, tsToJsTabs, browserSupport],
+          remarkPlugins: [remarkDiagrams, [npm2yarn, {sync: true}], pmInstallOptions, scrcpyVersions, scrcpyInheritance, tsToJsTabs, browserSupport],
         } satisfies DocsOptions,
         blog: false,
         pages: false,
@@ -102,7 +102,6 @@ const config = {
   ],
 
   themes: [
-    '@docusaurus/theme-mermaid',
     [
       '@easyops-cn/docusaurus-search-local',
       {
@@ -203,9 +202,6 @@ const config = {
       theme: accessiblePrismTheme(prismThemes.github, [0, 0, 0, 0.1]),
       darkTheme: accessiblePrismTheme(prismThemes.dracula, [0, 0, 0, 0.3]),
       additionalLanguages: ['bash', 'json'],
-    },
-    mermaid: {
-      theme: {light: 'neutral', dark: 'dark'},
     },
   } satisfies Preset.ThemeConfig,
 } satisfies Config;

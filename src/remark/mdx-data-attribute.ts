@@ -1,5 +1,5 @@
 import {valueToEstree} from 'estree-util-value-to-estree';
-import type {MdxJsxFlowElement, MdxJsxTextElement} from 'mdast-util-mdx-jsx';
+import type {MdxJsxAttribute, MdxJsxFlowElement, MdxJsxTextElement} from 'mdast-util-mdx-jsx';
 
 /**
  * Gives an MDX JSX element a `data={…}` attribute holding a value computed at build time, as
@@ -13,20 +13,33 @@ import type {MdxJsxFlowElement, MdxJsxTextElement} from 'mdast-util-mdx-jsx';
 export function setDataAttribute(node: MdxJsxFlowElement | MdxJsxTextElement, data: unknown): void {
   node.attributes = [
     ...node.attributes.filter((attribute) => !(attribute.type === 'mdxJsxAttribute' && attribute.name === 'data')),
-    {
-      type: 'mdxJsxAttribute',
-      name: 'data',
-      value: {
-        type: 'mdxJsxAttributeValueExpression',
-        value: JSON.stringify(data),
-        data: {
-          estree: {
-            type: 'Program',
-            sourceType: 'module',
-            body: [{type: 'ExpressionStatement', expression: valueToEstree(data)}],
-          },
+    expressionAttribute('data', data),
+  ];
+}
+
+/**
+ * An MDX JSX attribute `name={…}` whose value is computed at build time, as if the author had
+ * written the literal in the page.
+ *
+ * @param name The attribute (prop) name.
+ * @param value A JSON-serialisable value.
+ * @returns The attribute node, with the estree MDX compiles.
+ * @throws Error from `valueToEstree` when `value` holds a value it cannot express.
+ */
+export function expressionAttribute(name: string, value: unknown): MdxJsxAttribute {
+  return {
+    type: 'mdxJsxAttribute',
+    name,
+    value: {
+      type: 'mdxJsxAttributeValueExpression',
+      value: JSON.stringify(value),
+      data: {
+        estree: {
+          type: 'Program',
+          sourceType: 'module',
+          body: [{type: 'ExpressionStatement', expression: valueToEstree(value)}],
         },
       },
     },
-  ];
+  };
 }

@@ -2,6 +2,7 @@ import React, {type ComponentProps} from 'react';
 import MDXComponents from '@theme-original/MDXComponents';
 import Tabs from '@theme/Tabs';
 import TabItem from '@theme/TabItem';
+import ThemedImage from '@theme/ThemedImage';
 import Version from '@site/src/components/Version';
 import BrowserSupport from '@site/src/components/BrowserSupport';
 import DiffTable from '@site/src/components/DiffTable';
@@ -19,7 +20,8 @@ function ScrollableTable(props: ComponentProps<'table'>) {
 
 /**
  * The components every MDX page can use without importing them: the theme's defaults plus
- * `Tabs`/`TabItem` (also the target of the TypeScript-to-JavaScript tabs remark plugin), the
+ * `Tabs`/`TabItem` (also the target of the TypeScript-to-JavaScript tabs remark plugin),
+ * `ThemedImage` (what the diagrams remark plugin puts in place of each Mermaid block), the
  * site's own `Version`, `BrowserSupport`, `DiffTable`, `Question` and `Answer`, and `table`
  * (see ScrollableTable).
  */
@@ -28,6 +30,7 @@ export default {
   table: ScrollableTable,
   Tabs,
   TabItem,
+  ThemedImage,
   Version,
   BrowserSupport,
   DiffTable,

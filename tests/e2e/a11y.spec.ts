@@ -4,9 +4,8 @@
  * sample in dark mode, the search page and the not-found page. A violation of impact `serious` or
  * `critical` fails the test, listed as `route: rule (impact) — help — selectors` so the message
  * says what to fix. Code blocks are analysed too: the syntax-highlighting colours must meet AA.
+ * Diagrams are images, which axe cannot look into: mdx.spec.ts checks the contrast of their labels.
  */
-import {readFileSync, readdirSync} from 'node:fs';
-import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type {Page} from '@playwright/test';
 import {test, expect, expectedRoutes} from './fixtures.ts';
@@ -15,74 +14,19 @@ import {siteStorageKey} from './site-storage.ts';
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 const FAILING_IMPACTS = ['serious', 'critical'];
 const CHUNK = 18;
-const root = path.resolve(import.meta.dirname, '../..');
 const expected = expectedRoutes();
-const allRoutes = new Set([...expected.values()].flat());
 
-/**
- * The Mermaid code blocks of an MDX source that render when the page opens: those outside a
- * `<Question>`, whose answers (and their diagrams) render only once the reader picks one.
- */
-function renderedDiagrams(source: string): number {
-  let depth = 0;
-  let count = 0;
-  for (const line of source.split('\n')) {
-    if (/^\s*<Question\b/.test(line)) depth++;
-    else if (/^\s*<\/Question>/.test(line)) depth--;
-    else if (depth === 0 && /^```mermaid\s*$/.test(line)) count++;
-  }
-  return count;
-}
-
-/**
- * How many Mermaid diagrams each route shows when it opens, from the MDX sources: the diagrams
- * render in the browser only, so the built HTML has no trace of them to wait for. A source whose
- * route is not in ../shared/spec/routes throws, so a new slug rule cannot silently skip one.
- */
-function mermaidDiagrams(): Map<string, number> {
-  const counts = new Map<string, number>();
-  const folders: [string, string][] = [['docs', '']];
-  for (const folder of readdirSync(path.join(root, 'versioned_docs'))) {
-    folders.push([`versioned_docs/${folder}`, `/${folder.replace(/^version-/, '')}`]);
-  }
-  for (const [folder, prefix] of folders) {
-    for (const file of readdirSync(path.join(root, folder), {recursive: true, encoding: 'utf8'})) {
-      if (!/\.mdx?$/.test(file) || path.basename(file).startsWith('_')) continue;
-      const source = readFileSync(path.join(root, folder, file), 'utf8');
-      const diagrams = renderedDiagrams(source);
-      if (diagrams === 0) continue;
-      const slug = /^---\n[\s\S]*?^slug:\s*(\S+)\s*$[\s\S]*?^---$/m.exec(source)?.[1];
-      const parts = file.replace(/\.mdx?$/, '').split(path.sep);
-      const name = parts.pop()!;
-      let segments: string[];
-      if (slug?.startsWith('/')) segments = slug.split('/').filter(Boolean);
-      else if (slug === './') segments = parts;
-      else if (slug === undefined) segments = ['index', 'README', parts.at(-1)].includes(name) ? parts : [...parts, name];
-      else throw new Error(`${folder}/${file}: slug "${slug}" is not handled here`);
-      const route = `${prefix}/${segments.map((s) => `${s}/`).join('')}`;
-      if (!allRoutes.has(route)) throw new Error(`${folder}/${file}: its diagrams map to ${route}, which is not a listed route`);
-      counts.set(route, diagrams);
-    }
-  }
-  return counts;
-}
-
-const diagrams = mermaidDiagrams();
 
 // A trace of 18 pages with axe runs costs more time than it helps: the failure message already
 // names each route, rule and element.
 test.use({trace: 'off'});
 
-/** Opens a route and waits until it is hydrated and settled: heading, diagrams, finite animations. */
+/** Opens a route and waits until it is hydrated and settled: heading, finite animations. */
 async function openSettled(page: Page, route: string) {
   await page.goto(route, {waitUntil: 'load'});
   await expect(page.locator('h1').first(), route).toBeVisible();
   // The colour-mode toggle is rendered disabled and enabled once React has hydrated the page.
   await expect(page.locator('.navbar button[title$="mode"]').first(), `${route} hydrated`).toBeEnabled();
-  const count = diagrams.get(route.replace(/[?#].*$/, '')) ?? 0;
-  if (count > 0) {
-    await expect(page.locator('.docusaurus-mermaid-container svg'), `${route} Mermaid diagrams`).toHaveCount(count, {timeout: 20_000});
-  }
   if (route.startsWith('/search/?q=')) {
     await expect(page.locator('article h2 a').first(), `${route} results`).toBeVisible({timeout: 20_000});
   }
@@ -116,14 +60,10 @@ const older = ['1.1.0', '1.0.0', '0.0.24'].flatMap((version) => everyNth(expecte
 const lightRoutes = [...latest, ...older, '/search/?q=adb', '/no/such/page/'];
 const darkRoutes = [...everyNth(latest, 8), '/1.1.0/', '/search/?q=adb', '/no/such/page/'];
 
-test('the sample covers every 2.0.0 route, each older home and the diagrams it waits for', () => {
+test('the sample covers every 2.0.0 route and each older home', () => {
   expect(latest.length).toBeGreaterThan(90);
   for (const version of ['1.1.0', '1.0.0', '0.0.24']) expect(older).toContain(`/${version}/`);
   expect(darkRoutes.length).toBeGreaterThanOrEqual(15);
-  // The diagram map found the flowchart of the 2.0.0 API overview, and of the quick start only
-  // the diagram outside its questions.
-  expect(diagrams.get('/api/')).toBe(1);
-  expect(diagrams.get('/')).toBe(1);
 });
 
 // In chunks, one browser page each, so that two workers share the load (axe takes ~2 s a page).

@@ -1,5 +1,9 @@
 import type {Page, Response} from '@playwright/test';
+import {readdirSync} from 'node:fs';
+import path from 'node:path';
 import {test, expect} from './fixtures.ts';
+import {siteStorageKey} from './site-storage.ts';
+import {DIAGRAM_BACKGROUNDS, lowContrastLabels} from '../../scripts/diagram-contrast.ts';
 
 /**
  * Loads `path`, waits until `ready` is visible (when given) and the network is idle, and returns
@@ -19,20 +23,49 @@ async function scriptsOf(page: Page, path: string, ready?: string): Promise<stri
   return Promise.all(bodies);
 }
 
-/** A string only Mermaid's own library contains (its flowchart renderer's id). */
+/** A string only Mermaid's library contains (its flowchart renderer's id). */
 const MERMAID_MARKER = 'flowchart-v2';
 
-test('Mermaid loads only on pages with a diagram, and renders there', async ({page, watch}) => {
-  const withDiagram = await scriptsOf(page, '/internal/', '.docusaurus-mermaid-container svg');
-  expect(withDiagram.some((body) => body.includes(MERMAID_MARKER))).toBe(true);
+test('diagrams are drawn images: no Mermaid code loads, the colour mode picks the drawing', async ({page, watch}) => {
+  const scripts = await scriptsOf(page, '/internal/connection/', 'img.diagram');
+  expect(scripts.some((body) => body.includes(MERMAID_MARKER))).toBe(false);
+  const diagram = page.locator('img.diagram');
+  await expect(diagram).toHaveCount(1);
+  await expect(diagram).toHaveAttribute('alt', 'Sequence diagram: Host (Tango), adbd');
+  await expect(diagram).toHaveAttribute('src', /^\/diagrams\/[0-9a-f]{16}\.light\.svg$/);
+  await diagram.scrollIntoViewIfNeeded();
+  await expect.poll(() => diagram.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+  // The width and height attributes hold the drawing's own size, so the space is kept before it loads.
+  const size = await diagram.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight, Number(img.getAttribute('width')), Number(img.getAttribute('height'))]);
+  expect(Math.abs(size[0]! - size[2]!)).toBeLessThanOrEqual(1);
+  expect(Math.abs(size[1]! - size[3]!)).toBeLessThanOrEqual(1);
 
-  const other = await page.context().newPage();
-  const withoutDiagram = await scriptsOf(other, '/search/?q=adb', 'article h2 a');
-  expect(withoutDiagram.some((body) => body.includes(MERMAID_MARKER))).toBe(false);
+  // The toggle cycles system → light → dark.
+  const toggle = page.locator('.navbar button[title$="mode"]').first();
+  for (let clicks = 0; clicks < 3 && (await page.locator('html').getAttribute('data-theme')) !== 'dark'; clicks++) await toggle.click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await expect(page.locator('img.diagram')).toHaveAttribute('src', /\.dark\.svg$/);
+  await expect.poll(() => page.locator('img.diagram').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
   expect(watch.consoleErrors).toEqual([]);
 });
 
-test('TypeScript samples come with a generated JavaScript tab, and the choice holds site-wide', async ({page}) => {
+test('every drawing keeps its labels at 4.5:1 contrast or more on its colour mode', async ({page, request}) => {
+  const dir = path.resolve(import.meta.dirname, '../../build/diagrams');
+  const files = readdirSync(dir).filter((name) => name.endsWith('.svg'));
+  expect(files.length).toBeGreaterThan(0);
+  await page.goto('about:blank');
+  const failures: string[] = [];
+  for (const name of files) {
+    const response = await request.get(`/diagrams/${name}`);
+    expect(response.ok(), name).toBe(true);
+    const background = name.endsWith('.dark.svg') ? DIAGRAM_BACKGROUNDS.dark : DIAGRAM_BACKGROUNDS.light;
+    const low = await page.evaluate(lowContrastLabels, {svg: await response.text(), background, minimum: 4.5});
+    for (const label of low) failures.push(`${name}: "${label.text}" ${label.fill} on ${label.background} = ${label.ratio}:1`);
+  }
+  expect(failures).toEqual([]);
+});
+
+test('TypeScript samples come with a generated JavaScript tab, and the choice holds site-wide', async ({page, watch}) => {
   await page.goto('/');
   const sample = page.locator('.tabs-container', {has: page.getByRole('tab', {name: 'JavaScript'}), hasText: 'AdbDaemonWebUsbDeviceManager'}).first();
   await expect(sample.getByRole('tab', {name: 'TypeScript'})).toHaveAttribute('aria-selected', 'true');
@@ -46,6 +79,16 @@ test('TypeScript samples come with a generated JavaScript tab, and the choice ho
   await page.goto('/1.1.0/');
   const other = page.locator('.tabs-container', {has: page.getByRole('tab', {name: 'JavaScript'})}).first();
   await expect(other.getByRole('tab', {name: 'JavaScript'})).toHaveAttribute('aria-selected', 'true');
+
+  // A new page load shows the stored choice once hydrated (the page is built with TypeScript first).
+  await page.goto('/');
+  await expect(page.locator('.navbar button[title$="mode"]').first()).toBeEnabled();
+  await expect(sample.getByRole('tab', {name: 'JavaScript'})).toHaveAttribute('aria-selected', 'true');
+  await expect(js).toContainText('async function connect()');
+  await expect(js).not.toContainText('Promise<Adb | undefined>');
+  await sample.getByRole('tab', {name: 'TypeScript'}).click();
+  await expect(sample.locator('[role="tabpanel"]:not([hidden]) code')).toContainText('Promise<Adb | undefined>');
+  expect(watch.consoleErrors).toEqual([]);
 });
 
 test('install commands come as npm, Yarn and pnpm tabs', async ({page}) => {
@@ -70,7 +113,7 @@ test('the transport chooser answers by keyboard and mouse, and its diagram rende
   const how = page.getByRole('group', {name: 'How is the device connected?'});
   await how.getByRole('button', {name: /USB cable/}).click();
   await expect(page.getByText('Use the Daemon transport over WebUSB.')).toBeVisible();
-  await expect(how.locator('.docusaurus-mermaid-container svg')).toBeVisible();
+  await expect(how.locator('img.diagram')).toBeVisible();
 
   await chooser.getByRole('button', {name: 'In Node.js', exact: true}).click();
   await expect(web).toHaveAttribute('aria-pressed', 'false');
@@ -85,4 +128,24 @@ test('the browser-support table is rendered at build time from MDN data', async 
   expect(html).toMatch(/<th scope="?row"?>Chrome<td><span[^>]*>61</);
   expect(html).toMatch(/<th scope="?row"?>Firefox<td><span[^>]*>No</);
   expect(html).toMatch(/href="?https:\/\/developer\.mozilla\.org\/[^ >]*USB"? target="?_blank"? rel="noopener noreferrer"/);
+});
+
+test('a dark-mode reader gets the dark code colours once the page hydrates (no remount needed)', async ({page, watch}) => {
+  const colours = async (reader: Page) => {
+    await reader.goto('/api/adb/sync/stat/');
+    await expect(reader.locator('.navbar button[title$="mode"]').first()).toBeEnabled();
+    const block = reader.locator('.theme-code-block pre').first();
+    const keyword = block.locator('.token.keyword').first();
+    await expect(keyword).toBeVisible();
+    return {block, keyword};
+  };
+  const light = await colours(await page.context().newPage());
+  const lightKeyword = await light.keyword.evaluate((token) => getComputedStyle(token).color);
+
+  await page.addInitScript((key) => window.localStorage.setItem(key, 'dark'), siteStorageKey('theme'));
+  const dark = await colours(page);
+  // The page is built with the light (GitHub) colours; Dracula's background is #282a36.
+  await expect.poll(() => dark.block.evaluate((pre) => getComputedStyle(pre).backgroundColor)).toBe('rgb(40, 42, 54)');
+  expect(await dark.keyword.evaluate((token) => getComputedStyle(token).color)).not.toBe(lightKeyword);
+  expect(watch.consoleErrors).toEqual([]);
 });
