@@ -6,7 +6,11 @@
  *
  * Each page is audited {@link RUNS} times and the median run (by performance score) is reported.
  * Budgets (issue #8): performance >= 90, accessibility 100, best practices 100, SEO 100.
+ * Each run also prints Lighthouse's benchmark index of the machine: on this shared 2-core machine it
+ * moves between about 700 and 1300 from one minute to the next, and the score with it, which is why
+ * one run is not a figure.
  * Usage: tsx bench/lighthouse.ts   (needs build/; exits 1 when a budget is missed)
+ *        LH_PAGES=/a/,/b/ tsx bench/lighthouse.ts   audits those routes instead of the three above
  */
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
@@ -30,6 +34,8 @@ const BUDGETS: Record<(typeof CATEGORIES)[number], number> = {
 export interface PageScores {
   scores: Record<(typeof CATEGORIES)[number], number>;
   metrics: {fcp: number; lcp: number; tbt: number; cls: number};
+  /** Lighthouse's measure of this machine's speed during the run (higher is faster). */
+  benchmarkIndex: number;
   failed: string[];
 }
 
@@ -60,6 +66,7 @@ export async function auditPage(url: string, port: number): Promise<PageScores> 
   return {
     scores,
     metrics: {fcp: numeric('first-contentful-paint'), lcp: numeric('largest-contentful-paint'), tbt: numeric('total-blocking-time'), cls: numeric('cumulative-layout-shift')},
+    benchmarkIndex: Math.round(lhr.environment.benchmarkIndex),
     failed,
   };
 }
@@ -92,7 +99,10 @@ export async function lighthouseFigures(): Promise<Figure[]> {
     for (const [name, route] of Object.entries(LIGHTHOUSE_PAGES)) {
       const runs: PageScores[] = [];
       for (let run = 0; run < RUNS; run++) runs.push(await auditPage(server.origin + route, chrome.port));
-      console.log(`  ${name}: performance over ${RUNS} runs: ${runs.map((r) => r.scores.performance).join(', ')}`);
+      console.log(
+        `  ${name}: performance over ${RUNS} runs: ${runs.map((r) => r.scores.performance).join(', ')} ` +
+          `(TBT ${runs.map((r) => Math.round(r.metrics.tbt)).join(', ')} ms; machine benchmark index ${runs.map((r) => r.benchmarkIndex).join(', ')})`,
+      );
       const page = medianRun(runs);
       for (const category of CATEGORIES) {
         figures.push({name: `${name} ${route}: ${category}`, value: page.scores[category], unit: '', budget: BUDGETS[category], kind: 'min'});
