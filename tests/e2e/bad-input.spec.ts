@@ -268,3 +268,17 @@ test('100 KB typed into the search page box: it takes 200 characters and answers
   }
   expect(unexpectedErrors(watch.consoleErrors)).toEqual([]);
 });
+
+test('100 KB pasted into the navbar search box: it takes 200 characters, and suggestions still come', async ({page, watch}) => {
+  await page.goto('/api/');
+  const box = page.locator('.navbar__items--right input.navbar__search-input');
+  await expect(page.locator('.navbar button[title$="mode"]').first()).toBeEnabled();
+  await box.click();
+  await page.keyboard.insertText(HUGE);
+  expect((await box.inputValue()).length).toBeLessThanOrEqual(200);
+  await box.fill('');
+  await box.pressSequentially('adb');
+  await expect(page.locator('.navbar__search [role="listbox"] [role="option"]').first()).toBeVisible({timeout: 20_000});
+  await expectNothingInjected(page, 'navbar search');
+  expect(unexpectedErrors(watch.consoleErrors)).toEqual([]);
+});
