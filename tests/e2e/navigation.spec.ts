@@ -103,11 +103,20 @@ test('the colour mode persists across reloads and syncs to a second tab', async 
 test('the mobile drawer opens and offers "Back to main menu"', async ({page}) => {
   await page.setViewportSize({width: 375, height: 740});
   await page.goto('/api/');
-  await page.getByRole('button', {name: /toggle navigation bar/i}).click();
+  await expect(page.locator('.navbar button[title$="mode"]').first()).toBeEnabled();
+  // The drawer is built on first opening (src/theme/Navbar/MobileSidebar), not with the page.
   const sidebar = page.locator('.navbar-sidebar');
+  await expect(sidebar).toHaveCount(0);
+  await page.getByRole('button', {name: /toggle navigation bar/i}).click();
   await expect(sidebar).toBeVisible();
   await expect(sidebar.getByRole('button', {name: /back to main menu/i})).toBeVisible();
   await sidebar.getByRole('button', {name: /back to main menu/i}).click();
+  await expect(sidebar.getByRole('link', {name: 'Scrcpy', exact: true})).toBeVisible();
+  // Closed, it stays built (hidden), and opens again.
+  await sidebar.getByRole('button', {name: /close navigation bar/i}).click();
+  await expect(sidebar).toBeHidden();
+  await expect(sidebar).toHaveCount(1);
+  await page.getByRole('button', {name: /toggle navigation bar/i}).click();
   await expect(sidebar.getByRole('link', {name: 'Scrcpy', exact: true})).toBeVisible();
 });
 
