@@ -37,6 +37,7 @@ import remarkComment from '@slorber/remark-comment';
 import {escapeMarkdownHeadingIds} from '@docusaurus/utils';
 import {visit} from 'unist-util-visit';
 import type {Root} from 'mdast';
+import {listPages} from './pages.ts';
 
 export const USAGE = 'Usage: tsx scripts/check-samples.ts [--root DIR] [--version X]';
 
@@ -229,26 +230,6 @@ export function docsVersions(root: string): Array<[string, string]> {
     result.push([version, path.join(root, 'versioned_docs', `version-${version}`)]);
   }
   return result;
-}
-
-/**
- * Lists the pages under a folder, recursively, skipping dot-folders and node_modules.
- *
- * @param dir Folder to walk; a missing folder has no pages.
- * @returns Absolute paths of the `.md` and `.mdx` files, sorted.
- */
-function listPages(dir: string): string[] {
-  if (!fs.existsSync(dir)) return [];
-  const pages: string[] = [];
-  for (const entry of fs.readdirSync(dir, {withFileTypes: true})) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) {
-      if (!entry.name.startsWith('.') && entry.name !== 'node_modules') pages.push(...listPages(full));
-    } else if (/\.mdx?$/.test(entry.name)) {
-      pages.push(full);
-    }
-  }
-  return pages.sort();
 }
 
 /** A diagnostic's message on one line (TypeScript chains nested messages over several lines). */

@@ -28,16 +28,26 @@ import {
   type DiagramTheme,
 } from '../src/remark/diagrams';
 import {DIAGRAM_BACKGROUNDS, lowContrastLabels} from './diagram-contrast';
+import {listPages} from './pages.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 
-/** Every .md/.mdx file under a folder. */
-function markdownFiles(dir: string): string[] {
-  if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, {recursive: true, encoding: 'utf8'})
-    .filter((name) => /\.mdx?$/.test(name))
-    .map((name) => path.join(dir, name));
+/**
+ * The diagrams the docs need: every ` ```mermaid ` block of docs/ and versioned_docs/, by key.
+ *
+ * @param root The repository root.
+ * @returns For each distinct key, the block's source and the first page (relative path) using it.
+ */
+export function docsDiagrams(root: string): Map<string, {source: string; where: string}> {
+  const diagrams = new Map<string, {source: string; where: string}>();
+  for (const file of [...listPages(path.join(root, 'docs')), ...listPages(path.join(root, 'versioned_docs'))]) {
+    for (const source of mermaidBlocks(fs.readFileSync(file, 'utf8'))) {
+      const key = diagramKey(source);
+      if (!diagrams.has(key)) diagrams.set(key, {source, where: path.relative(root, file)});
+    }
+  }
+  return diagrams;
 }
 
 /**
@@ -68,13 +78,7 @@ async function main(): Promise<number> {
   const dir = path.join(ROOT, DIAGRAM_DIR);
   fs.mkdirSync(dir, {recursive: true});
 
-  const diagrams = new Map<string, {source: string; where: string}>();
-  for (const file of [...markdownFiles(path.join(ROOT, 'docs')), ...markdownFiles(path.join(ROOT, 'versioned_docs'))]) {
-    for (const source of mermaidBlocks(fs.readFileSync(file, 'utf8'))) {
-      const key = diagramKey(source);
-      if (!diagrams.has(key)) diagrams.set(key, {source, where: path.relative(ROOT, file)});
-    }
-  }
+  const diagrams = docsDiagrams(ROOT);
   const themes = Object.keys(DIAGRAM_THEMES) as DiagramTheme[];
   const wanted = new Set([...diagrams.keys()].flatMap((key) => themes.map((theme) => diagramFileName(key, theme))));
   let removed = 0;
@@ -131,10 +135,12 @@ async function main(): Promise<number> {
   return failures === 0 ? 0 : 1;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}

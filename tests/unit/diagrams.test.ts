@@ -20,6 +20,7 @@ import {
     remarkDiagrams,
     svgSize,
 } from '../../src/remark/diagrams.ts';
+import {docsDiagrams} from '../../scripts/render-diagrams.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SEQUENCE = 'sequenceDiagram\n    participant host as Host (Tango)\n    participant adbd\n    host->>adbd: CNXN';
@@ -107,14 +108,9 @@ describe('diagram helpers', () => {
     test('every diagram of the docs has both drawings committed, and no drawing is unused', () => {
         const dir = path.join(ROOT, DIAGRAM_DIR);
         const expected = new Set<string>();
-        for (const folder of ['docs', 'versioned_docs']) {
-            for (const name of fs.readdirSync(path.join(ROOT, folder), {recursive: true, encoding: 'utf8'})) {
-                if (!/\.mdx?$/.test(name)) continue;
-                for (const source of mermaidBlocks(fs.readFileSync(path.join(ROOT, folder, name), 'utf8'))) {
-                    expected.add(diagramFileName(diagramKey(source), 'light'));
-                    expected.add(diagramFileName(diagramKey(source), 'dark'));
-                }
-            }
+        for (const key of docsDiagrams(ROOT).keys()) {
+            expected.add(diagramFileName(key, 'light'));
+            expected.add(diagramFileName(key, 'dark'));
         }
         assert.ok(expected.size > 0);
         assert.deepEqual(new Set(fs.readdirSync(dir)), expected, 'run `npm run diagrams` and commit static/diagrams/');
