@@ -6,8 +6,9 @@
  * against the whole route table, looks its chunk names up in the table of every route, and
  * appends one `<link rel="prefetch">` per chunk. A doc page shows dozens of links (sidebar,
  * breadcrumbs, pagination, content), and those calls run back to back while the page is still
- * hydrating: measured on `/api/adb/sync/stat/` at 4x CPU slowdown, about 300 ms of script in
- * tasks longer than 50 ms, which Lighthouse counts as blocking time (bench/lighthouse.ts).
+ * hydrating: a CPU profile of `/api/adb/sync/stat/` loading at 4x CPU slowdown spent about 300 ms
+ * in `docusaurus_prefetch`, inside the long tasks Lighthouse counts as blocking time
+ * (bench/long-tasks.ts shows which functions run in those tasks).
  *
  * This module keeps every prefetch but queues it: the queue is worked through in idle periods
  * (`requestIdleCallback`, or a 50 ms timer where that is missing), in slices of at most
