@@ -1,5 +1,6 @@
-import bcd from '@mdn/browser-compat-data' with {type: 'json'};
-import type {BrowserName, CompatStatement, Identifier, SimpleSupportStatement} from '@mdn/browser-compat-data';
+import fs from 'node:fs';
+import {createRequire} from 'node:module';
+import type {BrowserName, CompatData, CompatStatement, Identifier, SimpleSupportStatement} from '@mdn/browser-compat-data';
 import type {Root} from 'mdast';
 import type {MdxJsxAttribute, MdxJsxFlowElement, MdxJsxTextElement} from 'mdast-util-mdx-jsx';
 import type {Plugin} from 'unified';
@@ -85,7 +86,7 @@ const BROWSERS: readonly BrowserName[] = [
 /** A row without the browser's id and name. */
 export type Support = Omit<BrowserSupportRow, 'id' | 'name'>;
 
-function getCompat(path: string): CompatStatement {
+function getCompat(bcd: CompatData, path: string): CompatStatement {
     let node: Identifier | undefined = bcd as unknown as Identifier;
     for (const key of path.split('.')) {
         node = node?.[key];
@@ -220,30 +221,8 @@ function combine(parts: {label: string; support: Support}[]): Support {
     return withNotes(combined, notes);
 }
 
-/**
- * Computes the browser-support table for one feature from `@mdn/browser-compat-data`.
- *
- * Input: a feature key, one of {@link BROWSER_SUPPORT_FEATURES}
- * (`streams` → api.ReadableStream + api.ReadableStream.pipeTo, `websocketstream` →
- * api.WebSocketStream, `webusb` → api.USB, `webcrypto` → api.SubtleCrypto,
- * `webcodecs` → api.VideoDecoder).
- * Output: a {@link BrowserSupportData} object (plain JSON values only) with one
- * row for each of Chrome, Edge, Firefox, Safari, Chrome Android, Safari on iOS,
- * Opera, Node.js and Deno that BCD has data for. Versions are browser release
- * numbers as BCD writes them (`"61"`, `"≤79"`); `false` means not supported in
- * current releases (BCD `false`/`null`, `"preview"`, or removed).
- * Errors: throws an Error for an unknown key (listing the known ones), or when
- * the installed BCD lacks an entry or its MDN URL.
- * Facts: the installed `@mdn/browser-compat-data` (version in `bcdVersion`).
- */
-export function browserSupportData(featureKey: string): BrowserSupportData {
-    const definition = Object.hasOwn(FEATURES, featureKey) ? FEATURES[featureKey] : undefined;
-    if (definition === undefined) {
-        throw new Error(
-            `Unknown browser-support feature "${featureKey}". Known features: ${BROWSER_SUPPORT_FEATURES.join(', ')}.`,
-        );
-    }
-    const compats = definition.paths.map((path) => ({label: path.replace(/^api\./, ''), compat: getCompat(path)}));
+function computeTable(bcd: CompatData, featureKey: string, definition: FeatureDefinition): BrowserSupportData {
+    const compats = definition.paths.map((path) => ({label: path.replace(/^api\./, ''), compat: getCompat(bcd, path)}));
     const primary = compats[0].compat;
     if (primary.mdn_url === undefined) {
         throw new Error(`@mdn/browser-compat-data has no MDN URL for "${definition.paths[0]}".`);
@@ -282,6 +261,52 @@ export function browserSupportData(featureKey: string): BrowserSupportData {
         data.specUrl = specUrl;
     }
     return data;
+}
+
+/** Every feature's table, computed on first use; the BCD file itself is not kept. */
+let tables: Map<string, BrowserSupportData> | undefined;
+
+/**
+ * Reads the installed BCD file once, computes the table of every feature in FEATURES, and keeps
+ * only those tables. The file is parsed with `JSON.parse` instead of imported: an imported JSON
+ * module stays in the module cache, and BCD holds ~80 MB of heap for the whole build, where the
+ * five tables need a few KB.
+ *
+ * @returns Table per feature key.
+ * @throws Error when the installed BCD lacks an entry or an MDN URL (see {@link browserSupportData}).
+ */
+function allTables(): Map<string, BrowserSupportData> {
+    if (tables === undefined) {
+        const file = createRequire(import.meta.url).resolve('@mdn/browser-compat-data');
+        const bcd = JSON.parse(fs.readFileSync(file, 'utf8')) as CompatData;
+        tables = new Map(Object.entries(FEATURES).map(([key, definition]) => [key, computeTable(bcd, key, definition)]));
+    }
+    return tables;
+}
+
+/**
+ * Computes the browser-support table for one feature from `@mdn/browser-compat-data`.
+ *
+ * Input: a feature key, one of {@link BROWSER_SUPPORT_FEATURES}
+ * (`streams` → api.ReadableStream + api.ReadableStream.pipeTo, `websocketstream` →
+ * api.WebSocketStream, `webusb` → api.USB, `webcrypto` → api.SubtleCrypto,
+ * `webcodecs` → api.VideoDecoder).
+ * Output: a {@link BrowserSupportData} object (plain JSON values only) with one
+ * row for each of Chrome, Edge, Firefox, Safari, Chrome Android, Safari on iOS,
+ * Opera, Node.js and Deno that BCD has data for. Versions are browser release
+ * numbers as BCD writes them (`"61"`, `"≤79"`); `false` means not supported in
+ * current releases (BCD `false`/`null`, `"preview"`, or removed).
+ * Errors: throws an Error for an unknown key (listing the known ones), or when
+ * the installed BCD lacks an entry or its MDN URL.
+ * Facts: the installed `@mdn/browser-compat-data` (version in `bcdVersion`).
+ */
+export function browserSupportData(featureKey: string): BrowserSupportData {
+    if (!Object.hasOwn(FEATURES, featureKey)) {
+        throw new Error(
+            `Unknown browser-support feature "${featureKey}". Known features: ${BROWSER_SUPPORT_FEATURES.join(', ')}.`,
+        );
+    }
+    return structuredClone(allTables().get(featureKey)!);
 }
 
 function describePlace(file: VFile, node: MdxJsxFlowElement | MdxJsxTextElement): string {
