@@ -214,7 +214,9 @@ const config = {
       // lines (--docusaurus-highlighted-code-line-bg in src/css/custom.css).
       theme: accessiblePrismTheme(prismThemes.github, [0, 0, 0, 0.1]),
       darkTheme: accessiblePrismTheme(prismThemes.dracula, [0, 0, 0, 0.3]),
-      additionalLanguages: ['bash', 'json'],
+      // Empty on purpose: src/prism/prism-react-renderer.ts adds bash and json with the other
+      // grammars when the first code block renders, not while main.js is evaluated.
+      additionalLanguages: [],
     },
   } satisfies Preset.ThemeConfig,
 } satisfies Config;

@@ -6,27 +6,58 @@
  * imported (CoffeeScript, Swift, Rust, …). Docusaurus imports it in a client module, so every page
  * paid for all of them before it could hydrate (Lighthouse mobile: ~1 s of total blocking time on
  * the search page, see bench/lighthouse.ts). These pages only show TypeScript, JavaScript, JSX,
- * TSX and HTML (plus `bash` and `json`, which theme-classic's prism-include-languages adds from
- * `themeConfig.prism.additionalLanguages`): this module builds Prism from the `prismjs` package
+ * TSX, HTML, `bash` and `json`: this module builds Prism from the `prismjs` package
  * with just those, and renders tokens the way prism-react-renderer does, so the theme's CodeBlock
  * and its line/token markup are unchanged (tests/unit/prism-renderer.test.tsx compares both).
+ * The grammars are added when the first code block renders ({@link addGrammars}), bash and json
+ * included: `themeConfig.prism.additionalLanguages` is empty, since theme-classic would add those
+ * while main.js is evaluated.
  *
- * Exports what theme-classic imports: `Highlight` and `Prism`; and `normalizeTokens`.
+ * Exports what theme-classic imports: `Highlight` and `Prism`; and `normalizeTokens`, `addGrammars`.
  * Facts: the prop and token shapes of prism-react-renderer 2.4.1's public API.
  */
 import './manual';
 import {useCallback, useMemo, type CSSProperties, type ReactNode} from 'react';
 import clsx from 'clsx';
 import Prism from 'prismjs/components/prism-core';
-import 'prismjs/components/prism-markup';
-import 'prismjs/components/prism-clike';
-import 'prismjs/components/prism-javascript';
-import 'prismjs/components/prism-jsx';
-import 'prismjs/components/prism-typescript';
-import 'prismjs/components/prism-tsx';
 import type {PrismTheme} from 'prism-react-renderer';
 
 export {Prism};
+
+let grammarsAdded = false;
+
+/**
+ * Adds the grammars the docs use to {@link Prism}, on first call; later calls do nothing.
+ *
+ * Why not at import: this module is imported by a client module, i.e. while main.js is evaluated,
+ * before the page can respond to input. Building the grammars (hundreds of regular expressions)
+ * was ~14 % of that task in a Chrome trace of the home page (bench/long-tasks.ts). Called from
+ * `Highlight`, it runs when the first code block renders, and never on a page without one.
+ *
+ * Input: none. Output: `Prism.languages` holds markup (html, xml, svg), clike, javascript (js),
+ * jsx, typescript (ts), tsx, bash (sh, shell) and json. The grammar files are plain scripts that
+ * extend the global `Prism`, so it is pointed at this instance while they run and restored after.
+ * Errors: none of its own.
+ */
+export function addGrammars(): void {
+  if (grammarsAdded) return;
+  grammarsAdded = true;
+  const global = globalThis as {Prism?: unknown};
+  const before = global.Prism;
+  global.Prism = Prism;
+  try {
+    require('prismjs/components/prism-markup');
+    require('prismjs/components/prism-clike');
+    require('prismjs/components/prism-javascript');
+    require('prismjs/components/prism-jsx');
+    require('prismjs/components/prism-typescript');
+    require('prismjs/components/prism-tsx');
+    require('prismjs/components/prism-bash');
+    require('prismjs/components/prism-json');
+  } finally {
+    global.Prism = before;
+  }
+}
 
 /** One token of a line: the Prism token types it is nested in, and its text. */
 export interface Token {
@@ -149,6 +180,7 @@ export interface HighlightProps {
  * getLineProps, getTokenProps}`. Errors: none of its own (Prism's, if a grammar throws).
  */
 export function Highlight({code, language: languageProp, theme, prism = Prism, children}: HighlightProps): ReactNode {
+  addGrammars();
   const language = languageProp.toLowerCase();
   const dictionary = useMemo(() => (theme ? styleDictionary(theme, language) : undefined), [theme, language]);
   const grammar = prism.languages[language];
