@@ -145,6 +145,17 @@ const config = {
         },
       };
     },
+    // Route components are built when a route is first rendered, not all ~375 at load (see src/routes/).
+    function lazyRoutesPlugin(context) {
+      return {
+        name: 'tango-lazy-routes',
+        configureWebpack() {
+          return {
+            resolve: {alias: {'@docusaurus/ComponentCreator': path.join(context.siteDir, 'src/routes/ComponentCreator.tsx')}},
+          };
+        },
+      };
+    },
     testRoutes &&
       function testRoutesPlugin() {
         return {
