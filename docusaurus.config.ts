@@ -225,9 +225,10 @@ const config = {
       // lines (--docusaurus-highlighted-code-line-bg in src/css/custom.css).
       theme: accessiblePrismTheme(prismThemes.github, [0, 0, 0, 0.1]),
       darkTheme: accessiblePrismTheme(prismThemes.dracula, [0, 0, 0, 0.3]),
-      // Empty on purpose: src/prism/prism-react-renderer.ts adds bash and json with the other
-      // grammars when the first code block renders, not while main.js is evaluated.
-      additionalLanguages: [],
+      // Not empty on purpose: theme-classic turns this list into a bundler rule, and an empty list
+      // bundles Prism's whole component index (26 KB of JSON) into main.js. The other grammars are
+      // added when the first code block renders (src/prism/prism-react-renderer.ts).
+      additionalLanguages: ['bash', 'json'],
     },
   } satisfies Preset.ThemeConfig,
 } satisfies Config;

@@ -9,9 +9,9 @@
  * TSX, HTML, `bash` and `json`: this module builds Prism from the `prismjs` package
  * with just those, and renders tokens the way prism-react-renderer does, so the theme's CodeBlock
  * and its line/token markup are unchanged (tests/unit/prism-renderer.test.tsx compares both).
- * The grammars are added when the first code block renders ({@link addGrammars}), bash and json
- * included: `themeConfig.prism.additionalLanguages` is empty, since theme-classic would add those
- * while main.js is evaluated.
+ * The grammars are added when the first code block renders ({@link addGrammars}); theme-classic
+ * still adds bash and json at load, from `themeConfig.prism.additionalLanguages` (an empty list
+ * would make it bundle Prism's whole component index).
  *
  * Exports what theme-classic imports: `Highlight` and `Prism`; and `normalizeTokens`, `addGrammars`.
  * Facts: the prop and token shapes of prism-react-renderer 2.4.1's public API.
@@ -35,7 +35,8 @@ let grammarsAdded = false;
  * `Highlight`, it runs when the first code block renders, and never on a page without one.
  *
  * Input: none. Output: `Prism.languages` holds markup (html, xml, svg), clike, javascript (js),
- * jsx, typescript (ts), tsx, bash (sh, shell) and json. The grammar files are plain scripts that
+ * jsx, typescript (ts), tsx, bash (sh, shell) and json (bash and json are usually there already,
+ * from theme-classic; a module runs once, so requiring them again does nothing). The grammar files are plain scripts that
  * extend the global `Prism`, so it is pointed at this instance while they run and restored after.
  * Errors: none of its own.
  */
