@@ -57,7 +57,8 @@ const config = {
     v4: true,
     // Everything `faster: true` turns on except SSG worker threads. With ~375 pages on 2 cores,
     // the two workers rendered no faster than the main thread (9.0 s vs 8.6 s) but each loaded
-    // its own copy of the server bundle: ~150-250 MB more peak memory (issue #8 budget: 1.5 GB).
+    // its own copy of the server bundle: the build's peak went from ~1.38 to ~1.65 GB while they
+    // ran (issue #8 budget: 1.5 GB).
     faster: {
       swcJsLoader: true,
       swcJsMinimizer: true,
