@@ -18,7 +18,7 @@ export default defineConfig({
   fullyParallel: true,
   forbidOnly: true,
   // Playwright's default, half the cores: 1 worker on the 2-core CI machine. Two workers there took
-  // 11.4-17.0 min for the browser tests (four clean-clone runs); one took 11.1 min.
+  // 11.4-17.0 min for the browser tests (four clean-clone runs); one took 11.1 and 12.7 min.
   retries: 0,
   timeout: 30_000,
   // Chromium and the servers share the cores with the tests: give assertions room before they fail.
