@@ -135,24 +135,21 @@ const config = {
 
   clientModules: ['./src/clientModules/safe-hash.ts', './src/clientModules/idle-prefetch.ts'],
   plugins: [
-    // Code highlighting with only the Prism grammars these pages use (see src/prism/).
-    function slimPrismPlugin(context) {
+    // Our modules in place of two that the theme and core import (webpack aliases):
+    // - prism-react-renderer: Prism with only the grammars these pages use (see src/prism/);
+    // - @docusaurus/ComponentCreator: route components built on first use, not all ~375 at load
+    //   (see src/routes/).
+    function standInsPlugin(context) {
       return {
-        name: 'tango-slim-prism',
+        name: 'tango-stand-ins',
         configureWebpack() {
           return {
-            resolve: {alias: {'prism-react-renderer$': path.join(context.siteDir, 'src/prism/prism-react-renderer.ts')}},
-          };
-        },
-      };
-    },
-    // Route components are built when a route is first rendered, not all ~375 at load (see src/routes/).
-    function lazyRoutesPlugin(context) {
-      return {
-        name: 'tango-lazy-routes',
-        configureWebpack() {
-          return {
-            resolve: {alias: {'@docusaurus/ComponentCreator': path.join(context.siteDir, 'src/routes/ComponentCreator.tsx')}},
+            resolve: {
+              alias: {
+                'prism-react-renderer$': path.join(context.siteDir, 'src/prism/prism-react-renderer.ts'),
+                '@docusaurus/ComponentCreator': path.join(context.siteDir, 'src/routes/ComponentCreator.tsx'),
+              },
+            },
           };
         },
       };

@@ -7,7 +7,7 @@
  * Each page is audited {@link RUNS} times and the median run (by performance score) is reported.
  * Budgets (issue #8): performance >= 90, accessibility 100, best practices 100, SEO 100.
  * Each run also prints Lighthouse's benchmark index of the machine: on this shared 2-core machine it
- * moves between about 700 and 1300 from one minute to the next, and the score with it, which is why
+ * moves between about 700 and 1 650 from one minute to the next, and the score with it, which is why
  * one run is not a figure.
  * Usage: tsx bench/lighthouse.ts   (needs build/; exits 1 when a budget is missed)
  *        LH_PAGES=/a/,/b/ tsx bench/lighthouse.ts   audits those routes instead of the three above

@@ -1,6 +1,6 @@
 /**
  * A small stand-in for `prism-react-renderer` in the site's bundles (server and client), wired in
- * by the `tango-slim-prism` plugin of docusaurus.config.ts as a webpack alias.
+ * by the `tango-stand-ins` plugin of docusaurus.config.ts as a webpack alias.
  *
  * Why: prism-react-renderer 2.4 ships one module that defines ~40 Prism grammars when it is
  * imported (CoffeeScript, Swift, Rust, …). Docusaurus imports it in a client module, so every page

@@ -12,7 +12,8 @@ import {expressionAttribute} from './mdx-data-attribute';
  *
  * Pages write diagrams as ` ```mermaid ` code blocks. Instead of shipping Mermaid's library (about
  * 180 KiB of gzipped JavaScript: bench/weight.ts measured a diagram page at 359 KiB with it and 177
- * KiB without, and its layout on the main thread) to every page with a diagram, `npm run diagrams` (scripts/render-diagrams.ts) draws each diagram with Mermaid in
+ * KiB without, and its layout on the main thread) to every page with a diagram,
+ * `npm run diagrams` (scripts/render-diagrams.ts) draws each diagram with Mermaid in
  * Chromium, in a light and a dark variant, into `static/diagrams/<key>.<theme>.svg`; those files are
  * committed. At build time, {@link remarkDiagrams} replaces each code block with a
  * `<ThemedImage>` (Docusaurus's light/dark image) of the two files, and fails the build when a

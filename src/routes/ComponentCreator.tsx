@@ -13,7 +13,7 @@ export interface LazyRouteComponent {
 
 /**
  * Stands in for `@docusaurus/ComponentCreator` (webpack alias in docusaurus.config.ts, plugin
- * `tango-lazy-routes`), the function the generated route table (`.docusaurus/routes.js`) calls once
+ * `tango-stand-ins`), the function the generated route table (`.docusaurus/routes.js`) calls once
  * per route while main.js is evaluated.
  *
  * Why: Docusaurus's ComponentCreator builds a react-loadable component on the spot: it flattens
