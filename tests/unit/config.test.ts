@@ -23,8 +23,11 @@ test('the test-only route plugin exists only with TANGO_TEST_ROUTES=1', () => {
   const testRoutePlugins = "c.plugins.filter((p) => typeof p === 'function' && p.name === 'testRoutesPlugin').length";
   assert.deepEqual(loadConfig({}, testRoutePlugins), 0);
   assert.deepEqual(loadConfig({TANGO_TEST_ROUTES: '1'}, testRoutePlugins), 1);
-  // The slim-Prism plugin is always there.
-  assert.deepEqual(loadConfig({}, "c.plugins.filter((p) => typeof p === 'function' && p.name === 'slimPrismPlugin').length"), 1);
+  // The stand-ins plugin is always there, with both of its aliases.
+  assert.deepEqual(
+    loadConfig({}, "Object.keys(c.plugins.find((p) => typeof p === 'function' && p.name === 'standInsPlugin')({siteDir: '/site'}).configureWebpack().resolve.alias)"),
+    ['prism-react-renderer$', '@docusaurus/ComponentCreator'],
+  );
 });
 
 test('versions come from versions.json: the current one at the root, older ones under their number', async () => {
