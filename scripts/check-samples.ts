@@ -2,17 +2,17 @@
  * Code-sample checker: type-checks every TypeScript code block of the docs against the library
  * version its page documents.
  *
- * Usage: tsx scripts/check-samples.ts [--root DIR]
+ * Usage: tsx scripts/check-samples.ts [--root DIR] [--version X]
  *   --root DIR  the site to check (the folder holding docs/, versioned_docs/ and versions.json);
  *               default: the repository this script lives in.
  *   --version X check only the pages of docs version X (default: every version).
  *
  * Every fenced block whose language is `ts`, `tsx` or `typescript` in every `.md`/`.mdx` file of a
- * docs version is checked:
- * - versions with published packages (see TYPE_CHECKED) are type-checked, one module per block,
- *   all blocks of a version in one TypeScript program, `@yume-chan/*` mapped to that version's copy;
- * - other versions are checked for syntax, and every name they import from `@yume-chan/*` must be
- *   exported by some published version of that package (see NAME_SOURCES, NEW_IN_1X).
+ * docs version is type-checked against that version's library (see LIBRARIES): one module per
+ * block, all blocks of a version in one TypeScript program, `@yume-chan/*` mapped to the version's
+ * installed packages (2.0.0, 0.0.24) or to its TypeScript sources in ../shared/sources/ (1.1.0,
+ * 1.0.0, whose `@yume-chan/adb` was never published). A version with no library there is checked
+ * for syntax only, and counted as such.
  * Meta words: `partial="reason"` opts a block out; `version="X"` checks it as docs version X.
  *
  * Output: one line per problem (`file:line:col message`, paths relative to the working directory),
@@ -44,49 +44,39 @@ export const USAGE = 'Usage: tsx scripts/check-samples.ts [--root DIR] [--versio
 /** The version the `docs/` folder documents (the site's "current" version). */
 export const CURRENT_VERSION = '2.0.0';
 
+/** The repository this script belongs to: its node_modules hold TypeScript and the aliased packages. */
+const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
 /**
- * Docs versions whose packages are installed, and the npm alias scope they are installed under
- * (`@tango-v2/adb` is `npm:@yume-chan/adb@2.0.1`, etc.; see devDependencies in package.json).
+ * Where the library of one docs version comes from:
+ * - `scope`: the npm alias its packages are installed under (`@tango-v2/adb` is
+ *   `npm:@yume-chan/adb@2.0.1`, etc.; see devDependencies in package.json);
+ * - `sources`: a folder holding `<package>/src/index.ts` for every `@yume-chan` package of the
+ *   monorepo at the release tag, for versions that were never published to the registry. Their
+ *   `@yume-chan/async` (an outside dependency of the monorepo) comes from `asyncScope`.
  */
-export const TYPE_CHECKED: Readonly<Record<string, string>> = {
-  '2.0.0': '@tango-v2',
-  '0.0.24': '@tango-v0',
+export type Library = {kind: 'scope'; scope: string} | {kind: 'sources'; dir: string; asyncScope: string};
+
+/** The library sources of the unpublished 1.x versions (see ../shared/sources/README.md). */
+export const SHARED_SOURCES = path.resolve(PACKAGE_ROOT, '..', 'shared', 'sources');
+
+/**
+ * The library each docs version is type-checked against. 1.0.0 and 1.1.0 use the monorepo's
+ * sources at tags v1.0.0 and v1.1.0; their packages depend on `@yume-chan/async` ^4.0.2, which the
+ * 2.0.0 alias installs (4.0.2).
+ */
+export const LIBRARIES: Readonly<Record<string, Library>> = {
+  '2.0.0': {kind: 'scope', scope: '@tango-v2'},
+  '1.1.0': {kind: 'sources', dir: path.join(SHARED_SOURCES, '1.1.0'), asyncScope: '@tango-v2'},
+  '1.0.0': {kind: 'sources', dir: path.join(SHARED_SOURCES, '1.0.0'), asyncScope: '@tango-v2'},
+  '0.0.24': {kind: 'scope', scope: '@tango-v0'},
 };
 
-/**
- * Why the other docs versions (1.1.0, 1.0.0) are syntax-only: there is no 1.x of `@yume-chan/adb` on
- * the npm registry to check them against (as stated by the task that set up this checker).
- */
-const SYNTAX_ONLY_REASON =
-  '@yume-chan/adb 1.x is not on the registry; blocks are checked for syntax and for imported names (0.0.24, 1.x or 2.x exports)';
-
-/**
- * For syntax-only versions: the packages whose exports a sample may import. A 1.x sample's
- * `import {X} from "@yume-chan/p"` must name an export of `p` in 0.0.24, in the published 1.x
- * packages (`@tango-v1`: scrcpy and its decoders 1.1.0, stream-extra/struct/event 1.0.0) or in 2.x,
- * unless X is in NEW_IN_1X.
- */
-export const NAME_SOURCES: readonly string[] = ['@tango-v0', '@tango-v1', '@tango-v2'];
-
-/**
- * Names that exist only in the unpublished 1.x releases, as ../shared/spec/pages.md section 4 gives
- * them, per package (`@yume-chan/<key>`).
- */
-export const NEW_IN_1X: Readonly<Record<string, readonly string[]>> = {
-  'scrcpy-decoder-webcodecs': [
-    // 1.0.0's three renderers, renamed to *VideoFrameRenderer in 1.1.0.
-    'InsertableStreamWebCodecsDecoderRenderer',
-    'WebGLWebCodecsDecoderRenderer',
-    'BitmapWebCodecsDecoderRenderer',
-    'WebCodecsDecoderRenderer',
-  ],
-};
+/** Why a version without an entry in LIBRARIES is checked for syntax only. */
+const SYNTAX_ONLY_REASON = 'no library to type-check against (add the version to LIBRARIES in scripts/check-samples.ts)';
 
 /** Code-block languages that are checked, and the file extension a block gets. */
 const SAMPLE_LANGS: Readonly<Record<string, 'ts' | 'tsx'>> = {ts: 'ts', typescript: 'ts', tsx: 'tsx'};
-
-/** The repository this script belongs to: its node_modules hold TypeScript and the aliased packages. */
-const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** A fenced TypeScript code block found in a Markdown/MDX page. */
 export interface SampleBlock {
@@ -282,91 +272,55 @@ export function checkSyntax(blocks: readonly SampleBlock[]): Failure[] {
   return failures;
 }
 
-/** Export names per `scope/package`, read once per run. */
-const exportCache = new Map<string, ReadonlySet<string> | undefined>();
-
-/**
- * Lists what an installed alias package exports.
- *
- * @param scope An alias scope such as `@tango-v0`.
- * @param pkg The package name without scope, e.g. `adb`.
- * @returns The names of its exports (values and types), or `undefined` when that scope has no such
- *   package installed.
- */
-export function exportedNames(scope: string, pkg: string): ReadonlySet<string> | undefined {
-  const key = `${scope}/${pkg}`;
-  if (exportCache.has(key)) return exportCache.get(key);
-  const aliasDir = path.join(PACKAGE_ROOT, 'node_modules', scope);
-  let names: Set<string> | undefined;
-  if (fs.existsSync(path.join(aliasDir, pkg, 'package.json'))) {
-    const options = compilerOptionsFor(aliasDir);
-    const host = ts.createCompilerHost(options);
-    const resolved = ts.resolveModuleName(`@yume-chan/${pkg}`, path.join(PACKAGE_ROOT, 'index.ts'), options, host).resolvedModule;
-    if (resolved !== undefined) {
-      const program = ts.createProgram({rootNames: [resolved.resolvedFileName], options, host});
-      const checker = program.getTypeChecker();
-      const moduleSymbol = checker.getSymbolAtLocation(program.getSourceFile(resolved.resolvedFileName)!);
-      names = new Set(moduleSymbol === undefined ? [] : checker.getExportsOfModule(moduleSymbol).map((symbol) => symbol.name));
-    }
-  }
-  exportCache.set(key, names);
-  return names;
-}
-
-/**
- * Checks that every name a block imports from `@yume-chan/*` exists in some published version of
- * that package (see NAME_SOURCES) or is listed in NEW_IN_1X. Used for the versions whose packages
- * are not published, where no type-check is possible.
- *
- * @param blocks The blocks to check (they are parsed again; syntax errors are reported elsewhere).
- * @returns One failure per unknown name or unknown package, at the import specifier.
- */
-export function checkImportedNames(blocks: readonly SampleBlock[]): Failure[] {
-  const failures: Failure[] = [];
-  for (const block of blocks) {
-    const source = ts.createSourceFile(`sample.${SAMPLE_LANGS[block.lang]}`, block.code, ts.ScriptTarget.ES2022, true);
-    const fail = (node: ts.Node, message: string) => {
-      const {line, character} = source.getLineAndCharacterOfPosition(node.getStart(source));
-      failures.push({file: block.file, line: block.line + 1 + line, column: block.column + character, message, block});
-    };
-    for (const statement of source.statements) {
-      if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
-      const match = /^@yume-chan\/([^/]+)$/.exec(statement.moduleSpecifier.text);
-      const clause = statement.importClause;
-      if (match === null || clause === undefined) continue;
-      const pkg = match[1]!;
-      const known = NAME_SOURCES.map((scope) => exportedNames(scope, pkg)).filter((names) => names !== undefined);
-      if (known.length === 0) {
-        fail(statement.moduleSpecifier, `@yume-chan/${pkg} is not a published package of any docs version`);
-        continue;
-      }
-      const wanted: Array<[string, ts.Node]> = [];
-      if (clause.name) wanted.push(['default', clause.name]);
-      const bindings = clause.namedBindings;
-      if (bindings && ts.isNamedImports(bindings)) {
-        for (const element of bindings.elements) wanted.push([(element.propertyName ?? element.name).text, element]);
-      }
-      for (const [name, node] of wanted) {
-        if (known.some((names) => names.has(name)) || NEW_IN_1X[pkg]?.includes(name)) continue;
-        fail(
-          node,
-          `"${name}" is exported by no published @yume-chan/${pkg} (0.0.24, 1.x, 2.x) and is not listed in NEW_IN_1X of scripts/check-samples.ts`,
-        );
-      }
-    }
-  }
-  return failures;
+/** What a version's program needs: its compiler options, and where its `@yume-chan` imports may land. */
+interface LibrarySetup {
+  options: ts.CompilerOptions;
+  /** Declaration files of the library that no module imports (the sources' ambient `libs.d.ts`). */
+  extraRoots: string[];
+  /** Real paths (ending in a separator) that every `@yume-chan/*` import must resolve inside. */
+  allowedRoots: string[];
 }
 
 /**
  * The compiler options a version's samples are checked with. `@yume-chan/*` is mapped with `paths`
- * to the version's alias folder; `paths` applies to every import in the program, so the packages'
- * imports of each other reach the same copies and not the copies npm nested under each alias.
+ * to the version's alias folder or source folder; `paths` applies to every import in the program,
+ * so the packages' imports of each other reach the same copies and not the copies npm nested under
+ * each alias. Sources are checked with `lib: ESNext` (the 1.x struct types need ES2023+ typings)
+ * and `exactOptionalPropertyTypes`, as the library's own build compiles them.
  *
- * @param aliasDir Absolute path of e.g. `node_modules/@tango-v2`.
- * @throws Error when TypeScript rejects an option (e.g. after a TypeScript upgrade).
+ * @param library The version's library (see LIBRARIES).
+ * @returns The options, the sources' ambient declaration files, and the allowed roots.
+ * @throws Error when the packages or the sources folder are missing (with what to do), or when
+ *   TypeScript rejects an option (e.g. after a TypeScript upgrade).
  */
-function compilerOptionsFor(aliasDir: string): ts.CompilerOptions {
+export function librarySetup(library: Library): LibrarySetup {
+  const scopeDir = (scope: string) => {
+    const dir = path.join(PACKAGE_ROOT, 'node_modules', scope);
+    if (!fs.existsSync(dir)) throw new Error(`${dir} is missing; run npm install`);
+    return dir;
+  };
+  const extraRoots: string[] = [];
+  let paths: Record<string, string[]>;
+  let allowed: string[];
+  if (library.kind === 'scope') {
+    const dir = scopeDir(library.scope);
+    paths = {'@yume-chan/*': [path.join(dir, '*')]};
+    allowed = [dir];
+  } else {
+    if (!fs.existsSync(library.dir)) {
+      throw new Error(`${library.dir} is missing: the 1.x library sources come with ../shared/ beside this repository`);
+    }
+    const asyncDir = path.join(scopeDir(library.asyncScope), 'async');
+    paths = {'@yume-chan/async': [asyncDir], '@yume-chan/*': [path.join(library.dir, '*', 'src', 'index.ts')]};
+    allowed = [library.dir, asyncDir];
+    for (const pkg of fs.readdirSync(library.dir).sort()) {
+      const src = path.join(library.dir, pkg, 'src');
+      if (!fs.existsSync(src)) continue;
+      for (const name of fs.readdirSync(src).sort()) {
+        if (name.endsWith('.d.ts')) extraRoots.push(path.join(src, name));
+      }
+    }
+  }
   const {options, errors} = ts.convertCompilerOptionsFromJson(
     {
       strict: true,
@@ -374,19 +328,20 @@ function compilerOptionsFor(aliasDir: string): ts.CompilerOptions {
       module: 'esnext',
       moduleResolution: 'bundler',
       moduleDetection: 'force',
-      lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+      lib: library.kind === 'sources' ? ['ESNext', 'DOM', 'DOM.Iterable'] : ['ES2022', 'DOM', 'DOM.Iterable'],
+      exactOptionalPropertyTypes: library.kind === 'sources',
       jsx: 'react-jsx',
       skipLibCheck: true,
       noEmit: true,
       // adb-daemon-webusb's types use the WebUSB globals of @types/w3c-web-usb.
       types: ['node', 'w3c-web-usb'],
       typeRoots: [path.join(PACKAGE_ROOT, 'node_modules', '@types')],
-      paths: {'@yume-chan/*': [path.join(aliasDir, '*')]},
+      paths,
     },
     PACKAGE_ROOT,
   );
   if (errors.length > 0) throw new Error(errors.map(messageOf).join('\n'));
-  return options;
+  return {options, extraRoots, allowedRoots: allowed.map((dir) => fs.realpathSync(dir) + path.sep)};
 }
 
 /** Parsed library files (lib.dom.d.ts, @types/node, …), shared by the programs of all versions. */
@@ -396,23 +351,21 @@ const sharedSourceFiles = new Map<string, ts.SourceFile | undefined>();
  * Type-checks the blocks of one version in one program; each block is its own module.
  *
  * @param blocks The blocks to check.
- * @param aliasScope The alias the version's packages are installed under, e.g. `@tango-v2`.
+ * @param library The version's library (see LIBRARIES).
  * @param workDir An empty folder inside PACKAGE_ROOT/node_modules (so that `react/jsx-runtime` and
  *   other packages resolve from it); the blocks are written there as `block-N.ts`/`.tsx`.
  * @returns `failures`: the errors of the blocks, mapped to the pages; `environment`: problems of
  *   the setup rather than of a sample (option errors, a missing `@types` package, an `@yume-chan`
- *   import of a package that resolved outside the alias folder).
- * @throws Error when the alias folder does not exist (the packages are not installed).
+ *   import of a package that resolved outside the version's library).
+ * @throws Error when the library is missing (see librarySetup).
  */
 export function checkTypes(
   blocks: readonly SampleBlock[],
-  aliasScope: string,
+  library: Library,
   workDir: string,
 ): {failures: Failure[]; environment: string[]} {
-  const aliasDir = path.join(PACKAGE_ROOT, 'node_modules', aliasScope);
-  if (!fs.existsSync(aliasDir)) throw new Error(`${aliasDir} is missing; run npm install`);
-  const realAliasDir = fs.realpathSync(aliasDir) + path.sep;
-  const options = compilerOptionsFor(aliasDir);
+  const {options, extraRoots, allowedRoots} = librarySetup(library);
+  const inLibrary = (file: string) => allowedRoots.some((root) => file.startsWith(root));
 
   const byFile = new Map<string, SampleBlock>();
   blocks.forEach((block, index) => {
@@ -439,14 +392,14 @@ export function checkTypes(
       const mode = ts.getModeForUsageLocation(containingSourceFile, literal, resolveOptions);
       const resolved = ts.resolveModuleName(literal.text, containingFile, resolveOptions, host, cache, redirectedReference, mode);
       const target = resolved.resolvedModule?.resolvedFileName;
-      if (!literal.text.startsWith('@yume-chan/') || !target || target.startsWith(realAliasDir)) return resolved;
-      // paths found no such package in the alias folder and TypeScript fell back to node_modules.
+      if (!literal.text.startsWith('@yume-chan/') || !target || inLibrary(fs.realpathSync(target))) return resolved;
+      // paths found no such package in the library and TypeScript fell back to node_modules.
       if (byFile.has(containingFile)) return {resolvedModule: undefined};
-      environment.push(`${literal.text} imported by ${containingFile} resolved to ${target}, outside ${aliasDir}`);
+      environment.push(`${literal.text} imported by ${containingFile} resolved to ${target}, outside ${allowedRoots.join(' and ')}`);
       return resolved;
     });
 
-  const program = ts.createProgram({rootNames: [...byFile.keys()], options, host});
+  const program = ts.createProgram({rootNames: [...byFile.keys(), ...extraRoots], options, host});
   for (const diagnostic of [...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics()]) {
     environment.push(messageOf(diagnostic));
   }
@@ -522,7 +475,7 @@ export function run(root: string, only?: string): number {
         const target = meta.version ?? version;
         if (problems.length > 0) plans.push({block, folder: version, kind: 'invalid', problems});
         else if (meta.partial !== undefined) plans.push({block, folder: version, kind: 'opted-out'});
-        else plans.push({block, folder: version, kind: Object.hasOwn(TYPE_CHECKED, target) ? 'types' : 'syntax', target});
+        else plans.push({block, folder: version, kind: Object.hasOwn(LIBRARIES, target) ? 'types' : 'syntax', target});
       }
     }
   }
@@ -546,14 +499,14 @@ export function run(root: string, only?: string): number {
     for (const target of targets) {
       const blocks = plans.flatMap((plan) => ((plan.kind === 'types' || plan.kind === 'syntax') && plan.target === target ? [plan.block] : []));
       let found: Failure[];
-      if (Object.hasOwn(TYPE_CHECKED, target)) {
+      if (Object.hasOwn(LIBRARIES, target)) {
         const dir = path.join(workDir, target);
         fs.mkdirSync(dir);
-        const result = checkTypes(blocks, TYPE_CHECKED[target]!, dir);
+        const result = checkTypes(blocks, LIBRARIES[target]!, dir);
         found = result.failures;
         environment.push(...result.environment);
       } else {
-        found = [...checkSyntax(blocks), ...checkImportedNames(blocks)];
+        found = checkSyntax(blocks);
       }
       for (const failure of found) {
         failedBlocks.add(failure.block!);
@@ -578,7 +531,7 @@ export function run(root: string, only?: string): number {
   for (const failure of failures) console.log(`${failure.file}:${failure.line}:${failure.column} ${failure.message}`);
   for (const message of environment) console.log(`check-samples: ${message}`);
 
-  const syntaxOnlyVersions = versions.map(([version]) => version).filter((version) => !Object.hasOwn(TYPE_CHECKED, version));
+  const syntaxOnlyVersions = versions.map(([version]) => version).filter((version) => !Object.hasOwn(LIBRARIES, version));
   if (syntaxOnlyVersions.length > 0) console.log(`${syntaxOnlyVersions.join(', ')}: ${SYNTAX_ONLY_REASON}`);
   for (const [version, dir] of versions) {
     const counts = perFolder.get(version)!;
