@@ -11,6 +11,16 @@ passed=0
 failed=0
 stage() { printf '\n=== %s ===\n' "$1"; }
 count() { passed=$((passed + $1)); failed=$((failed + $2)); }
+# count_stage PASSED FAILED STATUS: adds a stage's counts; a stage that exited non-zero without
+# counting a failure (a spec file that does not load, a crash before the summary) counts one.
+count_stage() {
+  local stage_failed=$2
+  if [ "$3" -ne 0 ] && [ "$stage_failed" -eq 0 ]; then
+    echo "(this stage exited with status $3 without counting a failure: counted as 1 failed)"
+    stage_failed=1
+  fi
+  count "$1" "$stage_failed"
+}
 finish() {
   printf '\ntotal: %d passed, %d failed\n' "$passed" "$failed"
   [ "$failed" -eq 0 ] && [ "${1:-0}" -eq 0 ]
@@ -47,16 +57,18 @@ if npm run --silent typecheck; then count 1 0; else count 0 1; fi
 stage "unit tests"
 unit_log=$(mktemp)
 npm run --silent test:unit 2>&1 | tee "$unit_log"
+unit_status=${PIPESTATUS[0]}
 unit_pass=$(sed -n 's/^# pass \([0-9]*\)$/\1/p' "$unit_log" | tail -1)
 unit_fail=$(sed -n 's/^# fail \([0-9]*\)$/\1/p' "$unit_log" | tail -1)
-count "${unit_pass:-0}" "${unit_fail:-1}"
+count_stage "${unit_pass:-0}" "${unit_fail:-1}" "$unit_status"
 
 stage "code samples"
 samples_log=$(mktemp)
 npm run --silent check:samples 2>&1 | tee "$samples_log"
+samples_status=${PIPESTATUS[0]}
 samples_line=$(tail -n 1 "$samples_log")
 samples_failed=$(sed -n 's/.* \([0-9]*\) failed$/\1/p' <<<"$samples_line")
-if [ "${samples_failed:-1}" = 0 ]; then count 1 0; else count 0 1; fi
+if [ "${samples_failed:-1}" = 0 ] && [ "$samples_status" -eq 0 ]; then count 1 0; else count 0 1; fi
 
 stage "production builds"
 # build/: the site as served, plus the test-only route; build-analytics/: the same with a
@@ -72,13 +84,15 @@ else
 fi
 
 stage "browser tests"
+# A report left by an earlier run must not be read as this run's.
+rm -f test-results/e2e.json
 CHROMIUM_PATH="$chromium" npx playwright test
 e2e_status=$?
 if [ -f test-results/e2e.json ]; then
   read -r e2e_pass e2e_fail < <(node -e '
     const s = require("./test-results/e2e.json").stats;
     console.log(s.expected + s.flaky, s.unexpected);')
-  count "$e2e_pass" "$e2e_fail"
+  count_stage "$e2e_pass" "$e2e_fail" "$e2e_status"
 elif [ "$e2e_status" -ne 0 ]; then
   count 0 1
 fi
