@@ -12,6 +12,7 @@ import pmInstallOptions from './src/remark/pm-install-options';
 import scrcpyVersions from './src/remark/scrcpy-versions';
 import scrcpyInheritance from './src/remark/scrcpy-inheritance';
 import {remarkDiagrams} from './src/remark/diagrams';
+import colorModeGuard from './src/plugins/color-mode-guard';
 import versionsJson from './versions.json';
 
 // ---------------------------------------------------------------------------
@@ -135,6 +136,8 @@ const config = {
 
   clientModules: ['./src/clientModules/safe-hash.ts', './src/clientModules/idle-prefetch.ts'],
   plugins: [
+    // Only `light` or `dark` reaches html[data-theme], whatever is stored or in the query string.
+    colorModeGuard,
     // Our modules in place of two that the theme and core import (webpack aliases):
     // - prism-react-renderer: Prism with only the grammars these pages use (see src/prism/);
     // - @docusaurus/ComponentCreator: route components built on first use, not all ~375 at load
@@ -180,6 +183,9 @@ const config = {
       content:
         'Tango ADB 2.0.0 redesigns subprocesses and device observers. Coming from 1.1.0? Read <a href="/tango/upgrade/">Upgrade from 1.1.0</a>.',
       isCloseable: true,
+      // Colours from src/css/custom.css, so that the bar follows the colour mode (AA in both).
+      backgroundColor: 'var(--tango-announcement-background)',
+      textColor: 'var(--tango-announcement-color)',
     },
     navbar: {
       title: 'Tango ADB',

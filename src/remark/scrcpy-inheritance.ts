@@ -417,8 +417,8 @@ export interface ScrcpyInheritanceOptions {
  * without the element are left alone and the package is not read.
  * Errors: throws an Error naming the file and line:column when the page's docs
  * version has no published `@yume-chan/scrcpy` (1.0.0), or when the package
- * cannot be read or analysed (0.0.24 builds its options by delegation, a layout
- * this analysis rejects), which fails the build.
+ * cannot be read or analysed (a layout that is neither 0.0.24's delegation nor
+ * 1.x/2.x's class inheritance), which fails the build.
  * Facts: the `@yume-chan/scrcpy` source of the page's docs version, via
  * {@link scrcpyInheritanceData}.
  */

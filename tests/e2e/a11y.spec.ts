@@ -66,7 +66,8 @@ test('the sample covers every 2.0.0 route and each older home', () => {
   expect(darkRoutes.length).toBeGreaterThanOrEqual(15);
 });
 
-// In chunks, one browser page each, so that two workers share the load (axe takes ~2 s a page).
+// In chunks, one browser page each, so that each test stays within its time limit and a failure
+// names a short range of routes (axe takes ~2 s a page).
 for (let start = 0; start < lightRoutes.length; start += CHUNK) {
   const chunk = lightRoutes.slice(start, start + CHUNK);
   test(`light mode: routes ${start + 1}-${start + chunk.length} of ${lightRoutes.length} have no serious WCAG 2.1 AA violations`, async ({page}) => {

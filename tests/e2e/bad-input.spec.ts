@@ -153,6 +153,7 @@ test('hostile values in the query parameters a doc page reads, or might, change 
     const v = encodeURIComponent(value);
     const params = [
       `docusaurus-theme=${v}`,
+      `docusaurus-data-theme-choice=${v}`,
       `docusaurus-data-x=${v}`,
       `${encodeURIComponent(`docusaurus-data-${value}`)}=1`,
       `code-language=${v}`,
@@ -163,6 +164,9 @@ test('hostile values in the query parameters a doc page reads, or might, change 
     await page.goto(`/api/adb/framebuffer/?${params.join('&')}`);
     await expectHydrated(page, label);
     await expect(page.locator('h1'), label).toHaveText('framebuffer');
+    // docusaurus-theme (and docusaurus-data-theme) are copied into data-theme by the theme's
+    // script; the guard plugin keeps only a colour mode the CSS knows.
+    await expect(page.locator('html'), label).toHaveAttribute('data-theme', /^(light|dark)$/);
     // The tabs keep their default, and still switch (back to the default, which is stored).
     const typescript = page.getByRole('tab', {name: 'TypeScript'}).first();
     const javascript = page.getByRole('tab', {name: 'JavaScript'}).first();
@@ -216,7 +220,7 @@ test('hostile URL hashes, on load and on a loaded page, change nothing', async (
   expect(watch.failedRequests).toEqual([]);
 });
 
-// Two halves of the values, so that two workers share the page loads.
+// Two halves of the values, so that each test stays within its time limit.
 const STORAGE_VALUES = [...HOSTILE, HUGE];
 for (const values of [STORAGE_VALUES.slice(0, 7), STORAGE_VALUES.slice(7)]) {
   const names = values.map((value) => JSON.stringify(value.slice(0, 12))).join(', ');
@@ -236,6 +240,9 @@ for (const values of [STORAGE_VALUES.slice(0, 7), STORAGE_VALUES.slice(7)]) {
         await page.goto(route);
         await expectHydrated(page, label);
         await expectNothingInjected(page, label);
+        // The colour mode stays one the CSS knows, whatever the stored choice holds.
+        await expect(page.locator('html'), label).toHaveAttribute('data-theme', /^(light|dark)$/);
+        await expect(page.locator('html'), label).toHaveAttribute('data-theme-choice', /^(light|dark|system)$/);
         // None of the values is "true": the announcement is not dismissed.
         await expect(page.locator('.theme-announcement-bar'), label).toBeVisible();
         if (route === '/api/adb/framebuffer/') {

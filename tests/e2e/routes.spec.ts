@@ -46,7 +46,8 @@ for (const [version, routes] of expected) {
     expect(missingTitles, `${version} page titles of pages.md section 1 not found as a page heading`).toEqual([]);
   });
 
-  // Rendering every page takes a while: in chunks, so that two workers share the load.
+  // Rendering every page takes a while: in chunks, so that each test stays within its time limit
+  // and a failure names a short range of routes.
   for (let start = 0; start < routes.length; start += RENDER_CHUNK) {
     const chunk = routes.slice(start, start + RENDER_CHUNK);
     test(`built ${version} routes ${start + 1}-${start + chunk.length} render in the browser without console errors or failed requests`, async ({page, watch}) => {
