@@ -13,7 +13,7 @@ import scrcpyVersions from './src/remark/scrcpy-versions';
 import scrcpyInheritance from './src/remark/scrcpy-inheritance';
 import {remarkDiagrams} from './src/remark/diagrams';
 import colorModeGuard from './src/plugins/color-mode-guard';
-import versionsJson from './versions.json';
+import {docsVersions, LATEST} from './src/versions';
 
 // ---------------------------------------------------------------------------
 // Environment switches, all read at build time.
@@ -23,28 +23,19 @@ import versionsJson from './versions.json';
 const gtagTrackingId = process.env.GTAG_TRACKING_ID?.trim() || undefined;
 const testRoutes = process.env.TANGO_TEST_ROUTES === '1';
 
-// ---------------------------------------------------------------------------
-// Versions. docs/ holds CURRENT_VERSION. `npm run docusaurus docs:version X` adds X to
-// versions.json and everything below follows from that file: the newest released version is
-// served at `/`, every older one under `/{version}/` with the "unmaintained" banner, and once
-// CURRENT_VERSION itself has been frozen, docs/ becomes the unreleased "Next" at `/next/`.
-// ---------------------------------------------------------------------------
-const CURRENT_VERSION = '2.0.0';
-const releasedVersions: string[] = versionsJson;
-const currentIsReleased = !releasedVersions.includes(CURRENT_VERSION);
-const latestVersion = currentIsReleased ? 'current' : releasedVersions[0]!;
-
-const docsVersions: NonNullable<DocsOptions['versions']> = {
-  current: currentIsReleased
-    ? {label: CURRENT_VERSION, path: '/', banner: 'none'}
-    : {label: 'Next', path: 'next', banner: 'unreleased', noIndex: true},
-};
-for (const version of releasedVersions) {
-  docsVersions[version] =
-    version === latestVersion
-      ? {label: version, path: '/', banner: 'none'}
-      : {label: version, path: version, banner: 'unmaintained'};
-}
+// Versions: src/versions.ts (CURRENT_VERSION, the version docs/ documents) and versions.json
+// (the frozen ones). The latest release is served at `/`, every older one under `/{version}/` with
+// the "unmaintained" banner; once CURRENT_VERSION itself has been frozen, docs/ becomes the
+// unreleased "Next" at `/next/`.
+const allVersions = docsVersions();
+const docsVersionOptions: NonNullable<DocsOptions['versions']> = Object.fromEntries(
+  allVersions.map((version) => [
+    version.name,
+    version.isNext
+      ? {label: version.label, path: 'next', banner: 'unreleased', noIndex: true}
+      : {label: version.label, path: version.isLatest ? '/' : version.name, banner: version.isLatest ? 'none' : 'unmaintained'},
+  ]),
+);
 
 const config = {
   title: 'Tango ADB Development Guide',
@@ -96,8 +87,8 @@ const config = {
           routeBasePath: '/',
           sidebarPath: './sidebars.ts',
           breadcrumbs: true,
-          lastVersion: latestVersion,
-          versions: docsVersions,
+          lastVersion: LATEST.name,
+          versions: docsVersionOptions,
           remarkPlugins: [remarkDiagrams, [npm2yarn, {sync: true}], pmInstallOptions, scrcpyVersions, scrcpyInheritance, tsToJsTabs, browserSupport],
         } satisfies DocsOptions,
         blog: false,

@@ -15,6 +15,7 @@ import {gzipSync} from 'node:zlib';
 import type {Browser} from '@playwright/test';
 import {ROOT, launchChromium, report, requireBuild, type Figure} from './lib.ts';
 import {startGzipServer} from './serve-gzip.ts';
+import {LATEST} from '../src/versions.ts';
 
 /** The queries file: version → [query, expected route][]. */
 export type QueryList = Record<string, [string, string][]>;
@@ -27,7 +28,7 @@ export function readQueries(): QueryList {
 
 /** The version's search-page parameter: none for the current version, `X/` for an older one. */
 function versionParam(version: string): string {
-  return version === '2.0.0' ? '' : `&version=${encodeURIComponent(`${version}/`)}`;
+  return version === LATEST.version ? '' : `&version=${encodeURIComponent(`${version}/`)}`;
 }
 
 /**
@@ -80,7 +81,7 @@ export async function searchFigures(): Promise<Figure[]> {
   const queries = readQueries();
   const figures: Figure[] = [];
   for (const version of Object.keys(queries)) {
-    const file = path.join(build, version === '2.0.0' ? '' : version, 'search-index.json');
+    const file = path.join(build, version === LATEST.version ? '' : version, 'search-index.json');
     const data = fs.readFileSync(file);
     figures.push({name: `index ${version}, raw`, value: Math.round(data.length / 1024), unit: 'KiB'});
     figures.push({name: `index ${version}, gzip`, value: Math.round(gzipSync(data, {level: 6}).length / 1024), unit: 'KiB'});
@@ -89,7 +90,7 @@ export async function searchFigures(): Promise<Figure[]> {
   const browser = await launchChromium();
   try {
     figures.push({
-      name: 'first keystroke to suggestions, 2.0.0 page',
+      name: `first keystroke to suggestions, ${LATEST.version} page`,
       value: Math.round(await keystrokeToSuggestions(browser, server.origin, '/api/', 'AdbSync')),
       unit: 'ms',
     });

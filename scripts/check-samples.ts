@@ -8,7 +8,7 @@
  *   --version X check only the pages of docs version X (default: every version).
  *
  * Every fenced block whose language is `ts`, `tsx` or `typescript` in every `.md`/`.mdx` file of a
- * docs version is type-checked against that version's library (see LIBRARIES): one module per
+ * docs version is type-checked against that version's library (LIBRARIES in src/versions.ts): one module per
  * block, all blocks of a version in one TypeScript program, `@yume-chan/*` mapped to the version's
  * installed packages (2.0.0, 0.0.24) or to its TypeScript sources in ../shared/sources/ (1.1.0,
  * 1.0.0, whose `@yume-chan/adb` was never published). A version with no library there is checked
@@ -38,42 +38,15 @@ import {escapeMarkdownHeadingIds} from '@docusaurus/utils';
 import {visit} from 'unist-util-visit';
 import type {Root} from 'mdast';
 import {listPages} from './pages.ts';
+import {docsVersions, LIBRARIES, parseVersionsJson, type Library} from '../src/versions.ts';
 
 export const USAGE = 'Usage: tsx scripts/check-samples.ts [--root DIR] [--version X]';
-
-/** The version the `docs/` folder documents (the site's "current" version). */
-export const CURRENT_VERSION = '2.0.0';
 
 /** The repository this script belongs to: its node_modules hold TypeScript and the aliased packages. */
 const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/**
- * Where the library of one docs version comes from:
- * - `scope`: the npm alias its packages are installed under (`@tango-v2/adb` is
- *   `npm:@yume-chan/adb@2.0.1`, etc.; see devDependencies in package.json);
- * - `sources`: a folder holding `<package>/src/index.ts` for every `@yume-chan` package of the
- *   monorepo at the release tag, for versions that were never published to the registry. Their
- *   `@yume-chan/async` (an outside dependency of the monorepo) comes from `asyncScope`.
- */
-export type Library = {kind: 'scope'; scope: string} | {kind: 'sources'; dir: string; asyncScope: string};
-
-/** The library sources of the unpublished 1.x versions (see ../shared/sources/README.md). */
-export const SHARED_SOURCES = path.resolve(PACKAGE_ROOT, '..', 'shared', 'sources');
-
-/**
- * The library each docs version is type-checked against. 1.0.0 and 1.1.0 use the monorepo's
- * sources at tags v1.0.0 and v1.1.0; their packages depend on `@yume-chan/async` ^4.0.2, which the
- * 2.0.0 alias installs (4.0.2).
- */
-export const LIBRARIES: Readonly<Record<string, Library>> = {
-  '2.0.0': {kind: 'scope', scope: '@tango-v2'},
-  '1.1.0': {kind: 'sources', dir: path.join(SHARED_SOURCES, '1.1.0'), asyncScope: '@tango-v2'},
-  '1.0.0': {kind: 'sources', dir: path.join(SHARED_SOURCES, '1.0.0'), asyncScope: '@tango-v2'},
-  '0.0.24': {kind: 'scope', scope: '@tango-v0'},
-};
-
 /** Why a version without an entry in LIBRARIES is checked for syntax only. */
-const SYNTAX_ONLY_REASON = 'no library to type-check against (add the version to LIBRARIES in scripts/check-samples.ts)';
+const SYNTAX_ONLY_REASON = 'no library to type-check against (add the version to LIBRARIES in src/versions.ts)';
 
 /** Code-block languages that are checked, and the file extension a block gets. */
 const SAMPLE_LANGS: Readonly<Record<string, 'ts' | 'tsx'>> = {ts: 'ts', typescript: 'ts', tsx: 'tsx'};
@@ -199,27 +172,28 @@ export function parseMeta(meta: string | null | undefined): SampleMeta {
   return result;
 }
 
+/** One docs folder of a site: the library version its pages document, and where it is. */
+export interface SiteFolder {
+  /** The library version (for `docs/`, CURRENT_VERSION of src/versions.ts). */
+  version: string;
+  /** Absolute path of the folder. */
+  dir: string;
+}
+
 /**
- * Lists the docs versions of a site and the folder of each.
+ * Lists the docs folders of a site, as src/versions.ts lays them out.
  *
  * @param root The site folder.
- * @returns `[version, folder]` pairs, folder absolute: CURRENT_VERSION → `docs/`, then each entry of
- *   `versions.json` → `versioned_docs/version-<v>/`, in that file's order. A missing versions.json
- *   means the site has only the current version.
- * @throws Error when versions.json is not a JSON array of strings.
+ * @returns `docs/` (the version CURRENT_VERSION documents), then `versioned_docs/version-<v>/` for
+ *   each entry of the site's `versions.json`, in that file's order. A missing versions.json means
+ *   the site has only `docs/`. Two folders may document the same version (`docs/` as "Next" after
+ *   its version was frozen).
+ * @throws Error when versions.json is not a JSON array of distinct version strings.
  */
-export function docsVersions(root: string): Array<[string, string]> {
-  const result: Array<[string, string]> = [[CURRENT_VERSION, path.join(root, 'docs')]];
+export function siteFolders(root: string): SiteFolder[] {
   const file = path.join(root, 'versions.json');
-  if (!fs.existsSync(file)) return result;
-  const versions: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
-  if (!Array.isArray(versions) || !versions.every((v) => typeof v === 'string')) {
-    throw new Error(`${file} is not a JSON array of version strings`);
-  }
-  for (const version of versions as string[]) {
-    result.push([version, path.join(root, 'versioned_docs', `version-${version}`)]);
-  }
-  return result;
+  const released = fs.existsSync(file) ? parseVersionsJson(JSON.parse(fs.readFileSync(file, 'utf8')), file) : [];
+  return docsVersions(released).map(({version, folder}) => ({version, dir: path.join(root, folder)}));
 }
 
 /** A diagnostic's message on one line (TypeScript chains nested messages over several lines). */
@@ -307,14 +281,15 @@ export function librarySetup(library: Library): LibrarySetup {
     paths = {'@yume-chan/*': [path.join(dir, '*')]};
     allowed = [dir];
   } else {
-    if (!fs.existsSync(library.dir)) {
-      throw new Error(`${library.dir} is missing: the 1.x library sources come with ../shared/ beside this repository`);
+    const dir = path.resolve(PACKAGE_ROOT, library.dir);
+    if (!fs.existsSync(dir)) {
+      throw new Error(`${dir} is missing: the 1.x library sources come with ../shared/ beside this repository`);
     }
     const asyncDir = path.join(scopeDir(library.asyncScope), 'async');
-    paths = {'@yume-chan/async': [asyncDir], '@yume-chan/*': [path.join(library.dir, '*', 'src', 'index.ts')]};
-    allowed = [library.dir, asyncDir];
-    for (const pkg of fs.readdirSync(library.dir).sort()) {
-      const src = path.join(library.dir, pkg, 'src');
+    paths = {'@yume-chan/async': [asyncDir], '@yume-chan/*': [path.join(dir, '*', 'src', 'index.ts')]};
+    allowed = [dir, asyncDir];
+    for (const pkg of fs.readdirSync(dir).sort()) {
+      const src = path.join(dir, pkg, 'src');
       if (!fs.existsSync(src)) continue;
       for (const name of fs.readdirSync(src).sort()) {
         if (name.endsWith('.d.ts')) extraRoots.push(path.join(src, name));
@@ -425,9 +400,9 @@ interface Counts {
 
 /** How a block is handled: checked against `target`, opted out, or failed on its meta. */
 type Plan =
-  | {block: SampleBlock; folder: string; kind: 'types' | 'syntax'; target: string}
-  | {block: SampleBlock; folder: string; kind: 'opted-out'}
-  | {block: SampleBlock; folder: string; kind: 'invalid'; problems: string[]};
+  | {block: SampleBlock; folder: string; version: string; kind: 'types' | 'syntax'; target: string}
+  | {block: SampleBlock; folder: string; version: string; kind: 'opted-out'}
+  | {block: SampleBlock; folder: string; version: string; kind: 'invalid'; problems: string[]};
 
 /**
  * Runs the checker on a site and prints the report to stdout. Counting: every block is exactly one
@@ -444,18 +419,18 @@ type Plan =
  */
 export function run(root: string, only?: string): number {
   const display = (file: string) => path.relative(process.cwd(), file).split(path.sep).join('/') || '.';
-  const allVersions = docsVersions(root);
-  const known = allVersions.map(([version]) => version);
+  const allFolders = siteFolders(root);
+  const known = [...new Set(allFolders.map(({version}) => version))];
   if (only !== undefined && !known.includes(only)) throw new Error(`--version ${only} is not a docs version (${known.join(', ')})`);
-  const versions = only === undefined ? allVersions : allVersions.filter(([version]) => version === only);
+  const folders = only === undefined ? allFolders : allFolders.filter(({version}) => version === only);
   const failures: Failure[] = [];
   const plans: Plan[] = [];
   const perFolder = new Map<string, Counts & {pages: number; missing: boolean}>();
 
-  for (const [version, dir] of versions) {
+  for (const {version, dir} of folders) {
     const pages = listPages(dir);
     const counts = {typeChecked: 0, syntaxOnly: 0, optedOut: 0, failed: 0, pages: pages.length, missing: !fs.existsSync(dir)};
-    perFolder.set(version, counts);
+    perFolder.set(dir, counts);
     for (const page of pages) {
       let blocks: SampleBlock[];
       try {
@@ -473,15 +448,15 @@ export function run(root: string, only?: string): number {
           problems.push(`version="${meta.version}" is not a docs version (${known.join(', ')})`);
         }
         const target = meta.version ?? version;
-        if (problems.length > 0) plans.push({block, folder: version, kind: 'invalid', problems});
-        else if (meta.partial !== undefined) plans.push({block, folder: version, kind: 'opted-out'});
-        else plans.push({block, folder: version, kind: Object.hasOwn(LIBRARIES, target) ? 'types' : 'syntax', target});
+        if (problems.length > 0) plans.push({block, folder: dir, version, kind: 'invalid', problems});
+        else if (meta.partial !== undefined) plans.push({block, folder: dir, version, kind: 'opted-out'});
+        else plans.push({block, folder: dir, version, kind: Object.hasOwn(LIBRARIES, target) ? 'types' : 'syntax', target});
       }
     }
   }
 
   const failedBlocks = new Set<SampleBlock>();
-  const folderOf = new Map(plans.map((plan) => [plan.block, plan.folder]));
+  const versionOf = new Map(plans.map((plan) => [plan.block, plan.version]));
   const environment: string[] = [];
   for (const plan of plans) {
     if (plan.kind !== 'invalid') continue;
@@ -510,7 +485,7 @@ export function run(root: string, only?: string): number {
       }
       for (const failure of found) {
         failedBlocks.add(failure.block!);
-        if (folderOf.get(failure.block!) !== target) failure.message += ` (version="${target}")`;
+        if (versionOf.get(failure.block!) !== target) failure.message += ` (version="${target}")`;
         failures.push(failure);
       }
     }
@@ -531,10 +506,10 @@ export function run(root: string, only?: string): number {
   for (const failure of failures) console.log(`${failure.file}:${failure.line}:${failure.column} ${failure.message}`);
   for (const message of environment) console.log(`check-samples: ${message}`);
 
-  const syntaxOnlyVersions = versions.map(([version]) => version).filter((version) => !Object.hasOwn(LIBRARIES, version));
+  const syntaxOnlyVersions = [...new Set(folders.map(({version}) => version))].filter((version) => !Object.hasOwn(LIBRARIES, version));
   if (syntaxOnlyVersions.length > 0) console.log(`${syntaxOnlyVersions.join(', ')}: ${SYNTAX_ONLY_REASON}`);
-  for (const [version, dir] of versions) {
-    const counts = perFolder.get(version)!;
+  for (const {version, dir} of folders) {
+    const counts = perFolder.get(dir)!;
     const where = `${display(dir)}/`;
     if (counts.missing) {
       console.log(`${version} (${where}): no such folder, 0 blocks`);

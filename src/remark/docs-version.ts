@@ -1,36 +1,29 @@
 import path from 'node:path';
+import {CURRENT_VERSION, LIBRARIES, type DataPackage} from '../versions';
 
-/** The version the `docs/` folder documents (the site's current version; see docusaurus.config.ts). */
-export const CURRENT_DOCS_VERSION = '2.0.0';
-
-/** A package whose data a build-time plugin reads. */
-export type DataPackage = 'scrcpy' | 'adb-scrcpy' | 'android-bin';
+export type {DataPackage};
 
 /**
- * For each docs version, the npm alias under which this site installs the `@yume-chan` packages that
- * version documents (devDependencies in package.json). A package missing from a version's entry is not
- * published on the registry for that version: `@yume-chan/adb-scrcpy` and `android-bin` have no 1.x
- * release, and no package at all has a 1.0.0 release of the Scrcpy options.
+ * For each docs version, the npm alias under which this site installs the `@yume-chan` packages whose
+ * data build-time tables read (the `data` of each entry of LIBRARIES in src/versions.ts). A package
+ * missing from a version's entry is not published on the registry for that version.
  */
-export const DATA_PACKAGES: Readonly<Record<string, Readonly<Partial<Record<DataPackage, string>>>>> = {
-    '2.0.0': {scrcpy: '@tango-v2/scrcpy', 'adb-scrcpy': '@tango-v2/adb-scrcpy', 'android-bin': '@tango-v2/android-bin'},
-    '1.1.0': {scrcpy: '@tango-v1/scrcpy'},
-    '1.0.0': {},
-    '0.0.24': {scrcpy: '@tango-v0/scrcpy', 'adb-scrcpy': '@tango-v0/adb-scrcpy', 'android-bin': '@tango-v0/android-bin'},
-};
+export const DATA_PACKAGES: Readonly<Record<string, Readonly<Partial<Record<DataPackage, string>>>>> = Object.fromEntries(
+    Object.entries(LIBRARIES).map(([version, library]) => [version, library.data]),
+);
 
 /**
  * Tells which docs version a page belongs to, from its path.
  *
  * Input: the page's file path (absolute or relative; `/` or the platform separator), or `undefined`.
- * Output: `X` for a file under `versioned_docs/version-X/`, else {@link CURRENT_DOCS_VERSION}
+ * Output: `X` for a file under `versioned_docs/version-X/`, else {@link CURRENT_VERSION}
  * (pages under `docs/`, and unit-test inputs without a path). Errors: none.
  */
 export function docsVersionOfFile(filePath: string | undefined): string {
     const parts = (filePath ?? '').split(/[\\/]/);
     const index = parts.lastIndexOf('versioned_docs');
     const folder = index >= 0 ? parts[index + 1] : undefined;
-    return folder?.startsWith('version-') ? folder.slice('version-'.length) : CURRENT_DOCS_VERSION;
+    return folder?.startsWith('version-') ? folder.slice('version-'.length) : CURRENT_VERSION;
 }
 
 /**

@@ -1,4 +1,5 @@
 import {test, expect, SITE_TITLE} from './fixtures.ts';
+import {LATEST} from '../../src/versions.ts';
 
 test('navbar has the four sections, version dropdown, source link, search and colour toggle', async ({page, watch}) => {
   await page.goto('/');
@@ -7,7 +8,7 @@ test('navbar has the four sections, version dropdown, source link, search and co
     await expect(navbar.locator('.navbar__items:not(.navbar__items--right)').getByRole('link', {name: label, exact: true})).toHaveAttribute('href', href);
   }
   const right = navbar.locator('.navbar__items--right');
-  await expect(right.locator('.dropdown > .navbar__link')).toHaveText('2.0.0');
+  await expect(right.locator('.dropdown > .navbar__link')).toHaveText(LATEST.label);
   const source = right.getByRole('link', {name: 'Source code'});
   await expect(source).toHaveAttribute('href', 'https://github.com/yume-chan/ya-webadb');
   await expect(source).toHaveAttribute('target', '_blank');

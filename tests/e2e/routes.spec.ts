@@ -1,6 +1,7 @@
 import {readFileSync, readdirSync} from 'node:fs';
 import path from 'node:path';
 import {test, expect, expectedRoutes, expectedTitles, builtRoutes, SITE_TITLE} from './fixtures.ts';
+import {docsVersions} from '../../src/versions.ts';
 
 const expected = expectedRoutes();
 const titles = expectedTitles();
@@ -75,7 +76,7 @@ test('the TCP connection category has its generated index in every version that 
   for (const [version, routes] of expected) {
     const route = routes.find((r) => r.endsWith('/category/tcp-connection/'));
     expect(route, version).toBeDefined();
-    const folder = path.resolve(import.meta.dirname, '../..', version === '2.0.0' ? 'docs' : `versioned_docs/version-${version}`, 'tango/daemon/tcp');
+    const folder = path.resolve(import.meta.dirname, '../..', docsVersions().find((v) => v.version === version && !v.isNext)!.folder, 'tango/daemon/tcp');
     expect(readFileSync(path.join(folder, '_category_.yml'), 'utf8')).toMatch(/type: generated-index\s+slug: \/category\/tcp-connection/);
     const hasPages = readdirSync(folder).some((file) => /\.mdx?$/.test(file));
     const response = await request.get(route!);

@@ -2,6 +2,8 @@ import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {readFileSync, existsSync} from 'node:fs';
 import path from 'node:path';
+import {docsVersions} from '../../src/versions.ts';
+import {compareVersions} from '../../src/utils/versions.ts';
 
 /** Category labels and positions of the current version, from ../shared/spec/pages.md §2. */
 const CATEGORIES: Record<string, {label?: string; position: number; collapsed?: boolean}> = {
@@ -20,42 +22,39 @@ const CATEGORIES: Record<string, {label?: string; position: number; collapsed?: 
   'scrcpy/video': {position: 8},
   'scrcpy/control': {position: 9},
 };
-/** Categories that exist only in some versions, and labels that changed. */
-const ONLY_IN: Record<string, string[]> = {
-  'api/adb/subprocess': ['2.0.0'],
-  'tango/custom-transport/server-client': ['2.0.0', '1.1.0'],
+/** Categories that the library's later versions added: the first version whose docs have each. */
+const SINCE: Record<string, string> = {
+  'api/adb/subprocess': '2.0.0',
+  'tango/custom-transport/server-client': '1.1.0',
 };
-const VERSIONS: Record<string, string> = {
-  '2.0.0': 'docs',
-  '1.1.0': 'versioned_docs/version-1.1.0',
-  '1.0.0': 'versioned_docs/version-1.0.0',
-  '0.0.24': 'versioned_docs/version-0.0.24',
-};
+/** Each docs folder of the site (src/versions.ts) and the library version it documents. */
+const FOLDERS = docsVersions();
 const root = path.resolve(import.meta.dirname ?? __dirname, '../..');
 
-function readCategory(version: string, dir: string): string | undefined {
-  const file = path.join(root, VERSIONS[version]!, dir, '_category_.yml');
+function readCategory(folder: string, dir: string): string | undefined {
+  const file = path.join(root, folder, dir, '_category_.yml');
   return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
 }
 
 test('every version has the categories of pages.md with their labels and positions', () => {
-  for (const version of Object.keys(VERSIONS)) {
+  for (const {version, folder} of FOLDERS) {
     for (const [dir, expected] of Object.entries(CATEGORIES)) {
-      const yml = readCategory(version, dir);
+      const yml = readCategory(folder, dir);
       assert.ok(yml, `${version} ${dir}/_category_.yml`);
-      const label = dir === 'api/bin' && (version === '1.0.0' || version === '0.0.24') ? 'android-bin' : expected.label;
+      // The android-bin wrappers were labelled by package name before 1.1.0.
+      const label = dir === 'api/bin' && compareVersions(version, '1.1.0') < 0 ? 'android-bin' : expected.label;
       if (label) assert.match(yml, new RegExp(`^label: "${label}"$`, 'm'), `${version} ${dir}`);
       assert.match(yml, new RegExp(`^position: ${expected.position}$`, 'm'), `${version} ${dir}`);
       if (expected.collapsed !== undefined) assert.match(yml, new RegExp(`^collapsed: ${expected.collapsed}$`, 'm'));
     }
-    for (const [dir, versions] of Object.entries(ONLY_IN)) {
-      assert.equal(readCategory(version, dir) !== undefined, versions.includes(version), `${version} ${dir}`);
+    for (const [dir, since] of Object.entries(SINCE)) {
+      assert.equal(readCategory(folder, dir) !== undefined, compareVersions(version, since) >= 0, `${version} ${dir}`);
     }
   }
 });
 
 test('the TCP connection category is a generated index at /category/tcp-connection in every version', () => {
-  for (const version of Object.keys(VERSIONS)) {
-    assert.match(readCategory(version, 'tango/daemon/tcp')!, /link:\n  type: generated-index\n  slug: \/category\/tcp-connection\n/);
+  for (const {version, folder} of FOLDERS) {
+    assert.match(readCategory(folder, 'tango/daemon/tcp')!, /link:\n  type: generated-index\n  slug: \/category\/tcp-connection\n/);
   }
 });

@@ -1,6 +1,7 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {execFileSync} from 'node:child_process';
+import {CURRENT_VERSION, RELEASED_VERSIONS} from '../../src/versions.ts';
 
 /** Loads docusaurus.config.ts in a fresh process with the given environment and returns `pick(config)`. */
 function loadConfig(env: Record<string, string>, pick: string): unknown {
@@ -30,14 +31,20 @@ test('the test-only route plugin exists only with TANGO_TEST_ROUTES=1', () => {
   );
 });
 
-test('versions come from versions.json: the current one at the root, older ones under their number', async () => {
-  const {default: released} = await import('../../versions.json', {with: {type: 'json'}});
-  const docs = loadConfig({}, 'c.presets[0][1].docs') as {lastVersion: string; versions: Record<string, {label: string; path: string; banner: string}>};
-  assert.equal(docs.lastVersion, 'current');
-  assert.deepEqual(docs.versions.current, {label: '2.0.0', path: '/', banner: 'none'});
-  assert.deepEqual(Object.keys(docs.versions), ['current', ...released]);
-  for (const version of released) {
+test('versions come from src/versions.ts and versions.json: the latest release at the root, older ones under their number', () => {
+  const docs = loadConfig({}, 'c.presets[0][1].docs') as {lastVersion: string; versions: Record<string, {label: string; path: string; banner: string; noIndex?: boolean}>};
+  assert.deepEqual(Object.keys(docs.versions), ['current', ...RELEASED_VERSIONS]);
+  const atRoot = Object.entries(docs.versions).filter(([, options]) => options.path === '/');
+  assert.deepEqual(atRoot.map(([name]) => name), [docs.lastVersion]);
+  if (RELEASED_VERSIONS.includes(CURRENT_VERSION)) {
+    // docs/ has been frozen: it is the unreleased Next, and the newest frozen version is the latest.
+    assert.deepEqual(docs.versions.current, {label: 'Next', path: 'next', banner: 'unreleased', noIndex: true});
+    assert.equal(docs.lastVersion, RELEASED_VERSIONS[0]);
+  } else {
+    assert.deepEqual(docs.versions.current, {label: CURRENT_VERSION, path: '/', banner: 'none'});
+    assert.equal(docs.lastVersion, 'current');
+  }
+  for (const version of RELEASED_VERSIONS.filter((v) => v !== docs.lastVersion)) {
     assert.deepEqual(docs.versions[version], {label: version, path: version, banner: 'unmaintained'});
   }
-  assert.ok(released.includes('0.0.24'));
 });
