@@ -13,7 +13,7 @@ import scrcpyVersions from './src/remark/scrcpy-versions';
 import scrcpyInheritance from './src/remark/scrcpy-inheritance';
 import {remarkDiagrams} from './src/remark/diagrams';
 import colorModeGuard from './src/plugins/color-mode-guard';
-import {docsVersions, LATEST} from './src/versions';
+import {docsVersions, LATEST} from './src/versions/index.ts';
 
 // ---------------------------------------------------------------------------
 // Environment switches, all read at build time.
@@ -23,7 +23,7 @@ import {docsVersions, LATEST} from './src/versions';
 const gtagTrackingId = process.env.GTAG_TRACKING_ID?.trim() || undefined;
 const testRoutes = process.env.TANGO_TEST_ROUTES === '1';
 
-// Versions: src/versions.ts (CURRENT_VERSION, the version docs/ documents) and versions.json
+// Versions: src/versions/index.ts (CURRENT_VERSION, the version docs/ documents) and versions.json
 // (the frozen ones). The latest release is served at `/`, every older one under `/{version}/` with
 // the "unmaintained" banner; once CURRENT_VERSION itself has been frozen, docs/ becomes the
 // unreleased "Next" at `/next/`.

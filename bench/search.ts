@@ -15,7 +15,7 @@ import {gzipSync} from 'node:zlib';
 import type {Browser} from '@playwright/test';
 import {ROOT, launchChromium, report, requireBuild, type Figure} from './lib.ts';
 import {startGzipServer} from './serve-gzip.ts';
-import {LATEST} from '../src/versions.ts';
+import {LATEST} from '../src/versions/index.ts';
 
 /** The queries file: version → [query, expected route][]. */
 export type QueryList = Record<string, [string, string][]>;

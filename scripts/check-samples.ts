@@ -8,7 +8,7 @@
  *   --version X check only the pages of docs version X (default: every version).
  *
  * Every fenced block whose language is `ts`, `tsx` or `typescript` in every `.md`/`.mdx` file of a
- * docs version is type-checked against that version's library (LIBRARIES in src/versions.ts): one module per
+ * docs version is type-checked against that version's library (LIBRARIES in src/versions/index.ts): one module per
  * block, all blocks of a version in one TypeScript program, `@yume-chan/*` mapped to the version's
  * installed packages (2.0.0, 0.0.24) or to its TypeScript sources in ../shared/sources/ (1.1.0,
  * 1.0.0, whose `@yume-chan/adb` was never published). A version with no library there is checked
@@ -38,7 +38,7 @@ import {escapeMarkdownHeadingIds} from '@docusaurus/utils';
 import {visit} from 'unist-util-visit';
 import type {Root} from 'mdast';
 import {listPages} from './pages.ts';
-import {docsVersions, LIBRARIES, parseVersionsJson, type Library} from '../src/versions.ts';
+import {docsVersions, LIBRARIES, parseVersionsJson, type Library} from '../src/versions/index.ts';
 
 export const USAGE = 'Usage: tsx scripts/check-samples.ts [--root DIR] [--version X]';
 
@@ -46,7 +46,7 @@ export const USAGE = 'Usage: tsx scripts/check-samples.ts [--root DIR] [--versio
 const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Why a version without an entry in LIBRARIES is checked for syntax only. */
-const SYNTAX_ONLY_REASON = 'no library to type-check against (add the version to LIBRARIES in src/versions.ts)';
+const SYNTAX_ONLY_REASON = 'no library to type-check against (add the version to LIBRARIES in src/versions/index.ts)';
 
 /** Code-block languages that are checked, and the file extension a block gets. */
 const SAMPLE_LANGS: Readonly<Record<string, 'ts' | 'tsx'>> = {ts: 'ts', typescript: 'ts', tsx: 'tsx'};
@@ -174,14 +174,14 @@ export function parseMeta(meta: string | null | undefined): SampleMeta {
 
 /** One docs folder of a site: the library version its pages document, and where it is. */
 export interface SiteFolder {
-  /** The library version (for `docs/`, CURRENT_VERSION of src/versions.ts). */
+  /** The library version (for `docs/`, CURRENT_VERSION of src/versions/index.ts). */
   version: string;
   /** Absolute path of the folder. */
   dir: string;
 }
 
 /**
- * Lists the docs folders of a site, as src/versions.ts lays them out.
+ * Lists the docs folders of a site, as src/versions/index.ts lays them out.
  *
  * @param root The site folder.
  * @returns `docs/` (the version CURRENT_VERSION documents), then `versioned_docs/version-<v>/` for

@@ -1,11 +1,11 @@
 import path from 'node:path';
-import {CURRENT_VERSION, LIBRARIES, type DataPackage} from '../versions';
+import {CURRENT_VERSION, LIBRARIES, type DataPackage} from '../versions/index.ts';
 
 export type {DataPackage};
 
 /**
  * For each docs version, the npm alias under which this site installs the `@yume-chan` packages whose
- * data build-time tables read (the `data` of each entry of LIBRARIES in src/versions.ts). A package
+ * data build-time tables read (the `data` of each entry of LIBRARIES in src/versions/index.ts). A package
  * missing from a version's entry is not published on the registry for that version.
  */
 export const DATA_PACKAGES: Readonly<Record<string, Readonly<Partial<Record<DataPackage, string>>>>> = Object.fromEntries(

@@ -8,9 +8,9 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import type {Page} from '@playwright/test';
-import {test, expect, expectedRoutes} from './fixtures.ts';
+import {test, expect, expectedRoutes, gotoHydrated} from './fixtures.ts';
 import {siteStorageKey} from './site-storage.ts';
-import {LATEST} from '../../src/versions.ts';
+import {LATEST} from '../../src/versions/index.ts';
 
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 const FAILING_IMPACTS = ['serious', 'critical'];
@@ -24,7 +24,7 @@ test.use({trace: 'off'});
 
 /** Opens a route and waits until it is hydrated and settled: heading, finite animations. */
 async function openSettled(page: Page, route: string) {
-  await page.goto(route, {waitUntil: 'load'});
+  await gotoHydrated(page, route, {waitUntil: 'load'});
   await expect(page.locator('h1').first(), route).toBeVisible();
   // The colour-mode toggle is rendered disabled and enabled once React has hydrated the page.
   await expect(page.locator('.navbar button[title$="mode"]').first(), `${route} hydrated`).toBeEnabled();

@@ -13,7 +13,7 @@
  * message, never an endless spinner.
  */
 import type {Page} from '@playwright/test';
-import {test, expect} from './fixtures.ts';
+import {test, expect, gotoHydrated, expectHydrated as expectPageHydrated} from './fixtures.ts';
 import {SITE_STORAGE_KEYS, siteStorageKey} from './site-storage.ts';
 
 const HOSTILE = [
@@ -62,7 +62,7 @@ async function expectNothingInjected(page: Page, label: string) {
 /** The page is hydrated: the colour-mode toggle is rendered disabled until React takes over. */
 async function expectHydrated(page: Page, label: string) {
   await expect(page.locator('h1').first(), label).toBeVisible({timeout: 15_000});
-  await expect(page.locator('.navbar button[title$="mode"]').first(), `${label}: hydrated`).toBeEnabled({timeout: 15_000});
+  await expectPageHydrated(page, label);
 }
 
 /**
@@ -84,7 +84,7 @@ async function expectSearchSettled(page: Page, q: string, label: string) {
 }
 
 test('the site stores exactly the listed localStorage keys', async ({page, watch}) => {
-  await page.goto('/api/adb/framebuffer/');
+  await gotoHydrated(page, '/api/adb/framebuffer/');
   await expectHydrated(page, 'framebuffer');
   await page.getByRole('tab', {name: 'JavaScript'}).first().click();
   await page.getByRole('tab', {name: 'Node.js'}).first().click();
@@ -92,13 +92,13 @@ test('the site stores exactly the listed localStorage keys', async ({page, watch
   await page.locator('.theme-announcement-bar button[aria-label="Close"]').click();
   await page.locator('.navbar__items--right input.navbar__search-input').fill('adb');
   await expect(page.locator('.navbar__search [role="listbox"] [role="option"]').first()).toBeVisible({timeout: 20_000});
-  await page.goto('/scrcpy/prepare-server/');
+  await gotoHydrated(page, '/scrcpy/prepare-server/');
   await expectHydrated(page, 'prepare-server');
   await page.getByRole('tab', {name: 'Vite'}).first().click();
   await page.locator('.navbar__items--right .dropdown').hover();
   await page.locator('.navbar__items--right .dropdown__menu').getByRole('link', {name: '1.1.0', exact: true}).click();
   await expect(page).toHaveURL(/\/1\.1\.0\//);
-  await page.goto('/search/?q=adb');
+  await gotoHydrated(page, '/search/?q=adb');
   await expectSearchSettled(page, 'adb', 'search');
   const keys = await page.evaluate(() => Object.keys(window.localStorage).sort());
   expect(keys).toEqual(SITE_STORAGE_KEYS.map(siteStorageKey).sort());
@@ -108,17 +108,17 @@ test('the site stores exactly the listed localStorage keys', async ({page, watch
 test('/search/?q= with hostile values shows results, no results or a message, and runs nothing', async ({page, watch}) => {
   for (const value of [...HOSTILE, LONG]) {
     const label = `q=${JSON.stringify(value.slice(0, 40))}`;
-    await page.goto(`/search/?q=${encodeURIComponent(value)}`);
+    await gotoHydrated(page, `/search/?q=${encodeURIComponent(value)}`);
     await expectSearchSettled(page, value, label);
     await expectNothingInjected(page, label);
   }
   // A malformed escape and a lone "%", as a hand-made link sends them.
   for (const raw of ['%E0%A4%A', '%', '%00%ZZ']) {
-    await page.goto(`/search/?q=${raw}`);
+    await gotoHydrated(page, `/search/?q=${raw}`);
     await expectSearchSettled(page, raw, `raw q=${raw}`);
     await expectNothingInjected(page, `raw q=${raw}`);
   }
-  await page.goto(`/search/?q=${LONG}`);
+  await gotoHydrated(page, `/search/?q=${LONG}`);
   await expectSearchSettled(page, LONG, 'q of 4 000 characters');
   // The link of the "too long" message runs the search for the query's start.
   await page.getByRole('link', {name: 'Search for its first 200 characters'}).click();
@@ -130,7 +130,7 @@ test('/search/?q= with hostile values shows results, no results or a message, an
 test('/search/?version= with hostile values says the version is unknown and runs nothing', async ({page, watch}) => {
   for (const value of [...HOSTILE, LONG]) {
     const label = `version=${JSON.stringify(value.slice(0, 40))}`;
-    await page.goto(`/search/?q=adb&version=${encodeURIComponent(value)}&ctx=${encodeURIComponent(value)}`);
+    await gotoHydrated(page, `/search/?q=adb&version=${encodeURIComponent(value)}&ctx=${encodeURIComponent(value)}`);
     if (value === '') {
       // No version: the latest, as without the parameter.
       await expectSearchSettled(page, 'adb', label);
@@ -161,7 +161,7 @@ test('hostile values in the query parameters a doc page reads, or might, change 
       `tabs=${v}`,
       `_highlight=${v}`,
     ];
-    await page.goto(`/api/adb/framebuffer/?${params.join('&')}`);
+    await gotoHydrated(page, `/api/adb/framebuffer/?${params.join('&')}`);
     await expectHydrated(page, label);
     await expect(page.locator('h1'), label).toHaveText('framebuffer');
     // docusaurus-theme (and docusaurus-data-theme) are copied into data-theme by the theme's
@@ -191,7 +191,7 @@ test('hostile URL hashes, on load and on a loaded page, change nothing', async (
   for (const [index, hash] of hashes.entries()) {
     const route = routes[index % routes.length]!;
     const label = `${route}#${hash.slice(0, 40)}`;
-    await page.goto(`${route}#${hash}`);
+    await gotoHydrated(page, `${route}#${hash}`);
     await expectHydrated(page, label);
     if (route.startsWith('/search/')) await expectSearchSettled(page, 'adb', label);
     await expectNothingInjected(page, label);
@@ -199,7 +199,7 @@ test('hostile URL hashes, on load and on a loaded page, change nothing', async (
   // The same hashes set on a loaded page (a reader editing the address, an in-page link): the
   // router sees a new location. Every hash is tried; the page is reloaded after one that broke it.
   const broken: string[] = [];
-  await page.goto('/api/');
+  await gotoHydrated(page, '/api/');
   await expectHydrated(page, '/api/');
   for (const hash of hashes) {
     await page.evaluate((h) => {
@@ -210,7 +210,7 @@ test('hostile URL hashes, on load and on a loaded page, change nothing', async (
     const heading = await page.locator('h1').first().textContent();
     if (heading !== 'Overview') {
       broken.push(`#${hash.slice(0, 40)}: ${heading}`);
-      await page.goto('/api/');
+      await gotoHydrated(page, '/api/');
       await expectHydrated(page, '/api/');
     }
     await expectNothingInjected(page, `/api/ then #${hash.slice(0, 40)}`);
@@ -237,7 +237,7 @@ for (const values of [STORAGE_VALUES.slice(0, 7), STORAGE_VALUES.slice(7)]) {
         await page.evaluate(([names, v]) => {
           for (const name of names) window.localStorage.setItem(name, v);
         }, [keys, value] as const);
-        await page.goto(route);
+        await gotoHydrated(page, route);
         await expectHydrated(page, label);
         await expectNothingInjected(page, label);
         // The colour mode stays one the CSS knows, whatever the stored choice holds.
@@ -260,7 +260,7 @@ for (const values of [STORAGE_VALUES.slice(0, 7), STORAGE_VALUES.slice(7)]) {
 }
 
 test('100 KB typed into the search page box: it takes 200 characters and answers', async ({page, watch}) => {
-  await page.goto('/search/?q=adb');
+  await gotoHydrated(page, '/search/?q=adb');
   await expectSearchSettled(page, 'adb', 'search');
   const box = page.locator('input[type="search"][name="q"]');
   for (const value of [HUGE, ...HOSTILE]) {
@@ -277,7 +277,7 @@ test('100 KB typed into the search page box: it takes 200 characters and answers
 });
 
 test('100 KB pasted into the navbar search box: it takes 200 characters, and suggestions still come', async ({page, watch}) => {
-  await page.goto('/api/');
+  await gotoHydrated(page, '/api/');
   const box = page.locator('.navbar__items--right input.navbar__search-input');
   await expect(page.locator('.navbar button[title$="mode"]').first()).toBeEnabled();
   await box.click();

@@ -50,8 +50,13 @@ export function builtRoutes(): string[] {
 }
 
 interface Watch {
-  /** Console errors and uncaught page errors seen so far. */
+  /**
+   * Console errors and uncaught page errors seen so far, React's hydration errors (#418, #423,
+   * #425) included. When the test ends, any that no `allowConsoleErrors` pattern matches fails it.
+   */
   consoleErrors: string[];
+  /** Console errors this test expects (e.g. the crash screen's); the 404 of a not-found document always is. */
+  allowConsoleErrors(pattern: RegExp): void;
   /** Requests to any host but 127.0.0.1 (aborted, or answered with an empty stub for analytics). */
   externalRequests: string[];
   /**
@@ -61,15 +66,25 @@ interface Watch {
   failedRequests: string[];
 }
 
+/** The console error Chromium logs for a document answered with 404: expected on a not-found page. */
+const NOT_FOUND_DOCUMENT = /Failed to load resource: the server responded with a status of 404/;
+
 /**
- * The Playwright `test` with a `watch` fixture: every page of the test has its console errors
- * and its requests beyond 127.0.0.1 recorded. Requests to other hosts never leave the machine:
- * analytics scripts get an empty stub (so `window.dataLayer` still records gtag calls), anything
- * else is aborted.
+ * The Playwright `test` with an automatic `watch` fixture: every page of every test has its console
+ * errors and its requests beyond 127.0.0.1 recorded, and a test fails when it ends with a console
+ * error it did not allow. Requests to other hosts never leave the machine: analytics scripts get
+ * an empty stub (so `window.dataLayer` still records gtag calls), anything else is aborted.
  */
 export const test = base.extend<{watch: Watch}>({
-  watch: async ({context}, use) => {
-    const watch: Watch = {consoleErrors: [], externalRequests: [], failedRequests: []};
+  watch: [
+    async ({context}, use) => {
+    const allowed: RegExp[] = [NOT_FOUND_DOCUMENT];
+    const watch: Watch = {
+      consoleErrors: [],
+      allowConsoleErrors: (pattern) => void allowed.push(pattern),
+      externalRequests: [],
+      failedRequests: [],
+    };
     await context.route(/^(?!http:\/\/127\.0\.0\.1[:/])/, async (route) => {
       const url = new URL(route.request().url());
       if (url.protocol === 'data:' || url.protocol === 'blob:') return route.continue();
@@ -82,8 +97,31 @@ export const test = base.extend<{watch: Watch}>({
     for (const page of context.pages()) listen(page, watch);
     context.on('page', (page) => listen(page, watch));
     await use(watch);
-  },
+    const unexpected = watch.consoleErrors.filter((error) => !allowed.some((pattern) => pattern.test(error)));
+    expect(unexpected, 'console errors during the test').toEqual([]);
+    },
+    {auto: true},
+  ],
 });
+
+/**
+ * Opens a page and waits until React has hydrated it (`html[data-has-hydrated="true"]`, which
+ * Docusaurus sets after hydration), so that clicks and typing reach a live page.
+ *
+ * Input: the page, the URL (relative to baseURL) and `page.goto` options. Output: the navigation's
+ * response (`null` for a same-document navigation). Errors: fails the test when the page has not
+ * hydrated within 20 s.
+ */
+export async function gotoHydrated(page: Page, url: string, options?: Parameters<Page['goto']>[1]) {
+  const response = await page.goto(url, options);
+  await expectHydrated(page, url);
+  return response;
+}
+
+/** Waits until the current document has hydrated (see {@link gotoHydrated}); `label` names it in a failure. */
+export async function expectHydrated(page: Page, label: string) {
+  await expect(page.locator('html'), `${label}: hydrated`).toHaveAttribute('data-has-hydrated', 'true', {timeout: 20_000});
+}
 
 function listen(page: Page, watch: Watch) {
   page.on('console', (message) => {

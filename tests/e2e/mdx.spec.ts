@@ -1,7 +1,7 @@
 import type {Page, Response} from '@playwright/test';
 import {readdirSync} from 'node:fs';
 import path from 'node:path';
-import {test, expect} from './fixtures.ts';
+import {test, expect, gotoHydrated} from './fixtures.ts';
 import {siteStorageKey} from './site-storage.ts';
 import {DIAGRAM_BACKGROUNDS, lowContrastLabels} from '../../scripts/diagram-contrast.ts';
 
@@ -16,7 +16,7 @@ async function scriptsOf(page: Page, path: string, ready?: string): Promise<stri
     if (response.url().endsWith('.js') && response.ok()) bodies.push(response.text().catch(() => ''));
   };
   page.on('response', collect);
-  await page.goto(path);
+  await gotoHydrated(page, path);
   if (ready) await expect(page.locator(ready).first()).toBeVisible({timeout: 15_000});
   await page.waitForLoadState('networkidle');
   page.off('response', collect);
@@ -66,7 +66,7 @@ test('every drawing keeps its labels at 4.5:1 contrast or more on its colour mod
 });
 
 test('TypeScript samples come with a generated JavaScript tab, and the choice holds site-wide', async ({page, watch}) => {
-  await page.goto('/');
+  await gotoHydrated(page, '/');
   const sample = page.locator('.tabs-container', {has: page.getByRole('tab', {name: 'JavaScript'}), hasText: 'AdbDaemonWebUsbDeviceManager'}).first();
   await expect(sample.getByRole('tab', {name: 'TypeScript'})).toHaveAttribute('aria-selected', 'true');
   await expect(sample.locator('[role="tabpanel"]:not([hidden]) code')).toContainText('AdbDaemonWebUsbDeviceManager');
@@ -76,12 +76,12 @@ test('TypeScript samples come with a generated JavaScript tab, and the choice ho
   await expect(js).not.toContainText('Promise<Adb | undefined>');
   await expect(sample.locator('[role="tabpanel"]:not([hidden]) .theme-code-block-highlighted-line').first()).toBeVisible();
 
-  await page.goto('/1.1.0/');
+  await gotoHydrated(page, '/1.1.0/');
   const other = page.locator('.tabs-container', {has: page.getByRole('tab', {name: 'JavaScript'})}).first();
   await expect(other.getByRole('tab', {name: 'JavaScript'})).toHaveAttribute('aria-selected', 'true');
 
   // A new page load shows the stored choice once hydrated (the page is built with TypeScript first).
-  await page.goto('/');
+  await gotoHydrated(page, '/');
   await expect(page.locator('.navbar button[title$="mode"]').first()).toBeEnabled();
   await expect(sample.getByRole('tab', {name: 'JavaScript'})).toHaveAttribute('aria-selected', 'true');
   await expect(js).toContainText('async function connect()');
@@ -91,8 +91,31 @@ test('TypeScript samples come with a generated JavaScript tab, and the choice ho
   expect(watch.consoleErrors).toEqual([]);
 });
 
+test('code-language tabs stay in step: a synced group switches every set, and a query string picks none', async ({page}) => {
+  // Upstream's Tabs remount after hydration (facebook/docusaurus#5653) for tab sets whose first
+  // browser render could differ from the server's. Ours render the same on both and apply the
+  // stored or synced choice as an update: every set shows the tab it marks as selected.
+  const expectEverySet = async (label: 'TypeScript' | 'JavaScript', lang: 'ts' | 'js', why: string) => {
+    const sets = page.locator('.tabs-container', {has: page.getByRole('tab', {name: 'JavaScript'})});
+    expect(await sets.count(), why).toBeGreaterThan(1);
+    for (const set of await sets.all()) {
+      await expect(set.getByRole('tab', {selected: true}), why).toHaveText(label);
+      await expect(set.locator('[role="tabpanel"]:not([hidden])'), why).toHaveCount(1);
+      await expect(set.locator(`[role="tabpanel"]:not([hidden]) > div.language-${lang}`), why).toHaveCount(1);
+    }
+  };
+  // No tab set of the site reads ?code-language= (none sets `queryString`): the default stays.
+  await gotoHydrated(page, '/api/adb/framebuffer/?code-language=js');
+  await expectEverySet('TypeScript', 'ts', 'with ?code-language=js');
+  await page.locator('.tabs-container').first().getByRole('tab', {name: 'JavaScript'}).click();
+  await expectEverySet('JavaScript', 'js', 'after one click');
+  // The stored choice on the next load, applied after hydration.
+  await gotoHydrated(page, '/api/adb/framebuffer/');
+  await expectEverySet('JavaScript', 'js', 'stored choice');
+});
+
 test('install commands come as npm, Yarn and pnpm tabs', async ({page}) => {
-  await page.goto('/');
+  await gotoHydrated(page, '/');
   const install = page.locator('.tabs-container', {has: page.getByRole('tab', {name: 'npm'})}).first();
   await expect(install.locator('[role="tabpanel"]:not([hidden]) code')).toHaveText('npm install @yume-chan/adb @yume-chan/stream-extra');
   await install.getByRole('tab', {name: 'Yarn'}).click();
@@ -102,7 +125,7 @@ test('install commands come as npm, Yarn and pnpm tabs', async ({page}) => {
 });
 
 test('the transport chooser answers by keyboard and mouse, and its diagram renders', async ({page}) => {
-  await page.goto('/');
+  await gotoHydrated(page, '/');
   const chooser = page.getByRole('group', {name: 'Where does your code run?'});
   await expect(chooser).toBeVisible();
   const web = chooser.getByRole('button', {name: 'In a web page'});

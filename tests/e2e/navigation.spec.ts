@@ -1,8 +1,8 @@
-import {test, expect, SITE_TITLE} from './fixtures.ts';
-import {LATEST} from '../../src/versions.ts';
+import {test, expect, SITE_TITLE, gotoHydrated} from './fixtures.ts';
+import {LATEST} from '../../src/versions/index.ts';
 
 test('navbar has the four sections, version dropdown, source link, search and colour toggle', async ({page, watch}) => {
-  await page.goto('/');
+  await gotoHydrated(page, '/');
   const navbar = page.locator('nav.navbar');
   for (const [label, href] of [['Guide', '/'], ['API', '/api/'], ['Scrcpy', '/scrcpy/'], ['Internal', '/internal/']]) {
     await expect(navbar.locator('.navbar__items:not(.navbar__items--right)').getByRole('link', {name: label, exact: true})).toHaveAttribute('href', href);
@@ -20,7 +20,7 @@ test('navbar has the four sections, version dropdown, source link, search and co
 });
 
 test('footer has the dark style, both link columns and the copyright', async ({page}) => {
-  await page.goto('/');
+  await gotoHydrated(page, '/');
   const footer = page.locator('footer.footer');
   await expect(footer).toHaveClass(/footer--dark/);
   const columns = {
@@ -40,7 +40,7 @@ test('footer has the dark style, both link columns and the copyright', async ({p
 });
 
 test('external links in page content open in a new tab', async ({page}) => {
-  await page.goto('/internal/');
+  await gotoHydrated(page, '/internal/');
   const external = page.locator('article a[href^="http"]');
   expect(await external.count()).toBeGreaterThan(0);
   for (const link of await external.all()) {
@@ -50,16 +50,16 @@ test('external links in page content open in a new tab', async ({page}) => {
 });
 
 test('older versions show the unmaintained banner linking to the same page in 2.0.0', async ({page}) => {
-  await page.goto('/1.1.0/api/');
+  await gotoHydrated(page, '/1.1.0/api/');
   const banner = page.locator('.theme-doc-version-banner');
   await expect(banner).toContainText('no longer actively maintained');
   await expect(banner.getByRole('link', {name: 'latest version'})).toHaveAttribute('href', '/api/');
-  await page.goto('/api/');
+  await gotoHydrated(page, '/api/');
   await expect(page.locator('.theme-doc-version-banner')).toHaveCount(0);
 });
 
 test('the version dropdown switches to the same page in another version', async ({page}) => {
-  await page.goto('/scrcpy/');
+  await gotoHydrated(page, '/scrcpy/');
   const dropdown = page.locator('.navbar__items--right .dropdown');
   await dropdown.hover();
   await dropdown.getByRole('link', {name: '1.0.0'}).click();
@@ -69,7 +69,7 @@ test('the version dropdown switches to the same page in another version', async 
 });
 
 test('a stored unknown preferred version is cleared', async ({page}) => {
-  await page.goto('/1.1.0/api/');
+  await gotoHydrated(page, '/1.1.0/api/');
   const dropdown = page.locator('.navbar__items--right .dropdown');
   await dropdown.hover();
   await dropdown.getByRole('link', {name: '1.0.0'}).click();
@@ -79,13 +79,13 @@ test('a stored unknown preferred version is cleared', async ({page}) => {
   const key = (await storedKey())!;
   expect(await page.evaluate((k) => localStorage.getItem(k), key)).toBe('1.0.0');
   await page.evaluate((k) => localStorage.setItem(k, '9.9.9'), key);
-  await page.goto('/api/');
+  await gotoHydrated(page, '/api/');
   await expect(page.locator('h1')).toBeVisible();
   await expect.poll(() => page.evaluate((k) => localStorage.getItem(k), key)).toBeNull();
 });
 
 test('the colour mode persists across reloads and syncs to a second tab', async ({page, context}) => {
-  await page.goto('/');
+  await gotoHydrated(page, '/');
   const theme = () => page.locator('html').getAttribute('data-theme');
   const start = await theme();
   const next = start === 'dark' ? 'light' : 'dark';
@@ -103,7 +103,7 @@ test('the colour mode persists across reloads and syncs to a second tab', async 
 
 test('the mobile drawer opens and offers "Back to main menu"', async ({page}) => {
   await page.setViewportSize({width: 375, height: 740});
-  await page.goto('/api/');
+  await gotoHydrated(page, '/api/');
   await expect(page.locator('.navbar button[title$="mode"]').first()).toBeEnabled();
   // The drawer is built on first opening (src/theme/Navbar/MobileSidebar), not with the page.
   const sidebar = page.locator('.navbar-sidebar');
@@ -122,7 +122,7 @@ test('the mobile drawer opens and offers "Back to main menu"', async ({page}) =>
 });
 
 test('the skip-to-content link moves focus to the main content', async ({page}) => {
-  await page.goto('/api/');
+  await gotoHydrated(page, '/api/');
   await page.keyboard.press('Tab');
   const skip = page.getByRole('link', {name: /skip to main content/i});
   await expect(skip).toBeFocused();
@@ -133,21 +133,21 @@ test('the skip-to-content link moves focus to the main content', async ({page}) 
 });
 
 test('heading anchors are titled "Direct link to {heading}" and a hash link scrolls to its heading', async ({page}) => {
-  await page.goto('/');
+  await gotoHydrated(page, '/');
   const anchor = page.locator('article h2 a.hash-link').first();
   const heading = page.locator('article h2').first();
   const id = await heading.getAttribute('id');
   const text = (await heading.innerText()).replace(/\u200b/g, '').trim();
   await expect(anchor).toHaveAttribute('title', `Direct link to ${text}`);
-  await page.goto('/api/');
-  await page.goto(`/#${id}`);
+  await gotoHydrated(page, '/api/');
+  await gotoHydrated(page, `/#${id}`);
   await expect(heading).toBeInViewport();
   const top = await heading.evaluate((el) => el.getBoundingClientRect().top);
   expect(top).toBeLessThan(300);
 });
 
 test('a dismissed announcement stays dismissed after reload', async ({page}) => {
-  await page.goto('/');
+  await gotoHydrated(page, '/');
   const bar = page.locator('.theme-announcement-bar');
   await expect(bar).toBeVisible();
   await bar.getByRole('button', {name: /close/i}).click();
@@ -156,9 +156,36 @@ test('a dismissed announcement stays dismissed after reload', async ({page}) => 
   await expect(page.locator('.theme-announcement-bar')).toHaveCount(0);
 });
 
+test('the announcement bar follows the colour mode, with AA contrast in both', async ({page}) => {
+  /** Relative luminance (WCAG 2.1) of a computed `rgb(r, g, b)` colour. */
+  const luminance = (rgb: string) => {
+    const [r, g, b] = rgb.match(/\d+(\.\d+)?/g)!.slice(0, 3).map((part) => {
+      const c = Number(part) / 255;
+      return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+  };
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({colorScheme: scheme});
+    await gotoHydrated(page, '/api/');
+    await expect(page.locator('html')).toHaveAttribute('data-theme', scheme);
+    const bar = page.locator('.theme-announcement-bar');
+    const colours = await bar.evaluate((element) => {
+      const style = getComputedStyle(element);
+      // Infima leaves the light page transparent: the canvas behind it is white.
+      const page = [document.body, document.documentElement].map((node) => getComputedStyle(node).backgroundColor).find((colour) => !/^rgba\(.*, 0\)$|^transparent$/.test(colour));
+      return {background: style.backgroundColor, text: style.color, page: page ?? 'rgb(255, 255, 255)'};
+    });
+    const [bright, dim] = [luminance(colours.background), luminance(colours.text)].sort((a, b) => b - a);
+    expect((bright! + 0.05) / (dim! + 0.05), `${scheme}: text on the bar`).toBeGreaterThanOrEqual(4.5);
+    // The bar is dark on a dark page and light on a light one.
+    expect(luminance(colours.background) < 0.2, `${scheme}: bar ${colours.background} on page ${colours.page}`).toBe(luminance(colours.page) < 0.2);
+  }
+});
+
 test('/x.html and /x/index.html reach /x/', async ({page}) => {
   for (const path of ['/api.html', '/api/index.html', '/1.1.0/internal.html', '/1.1.0/internal/index.html']) {
-    await page.goto(path);
+    await gotoHydrated(page, path);
     const expected = path.replace(/(\/index)?\.html$/, '');
     await expect(page.locator('h1'), path).toHaveText(path.includes('internal') ? 'Introduction' : 'Overview');
     expect(new URL(page.url()).pathname.replace(/\/$/, '').replace(/(\/index)?\.html$/, '')).toBe(expected);
@@ -166,14 +193,14 @@ test('/x.html and /x/index.html reach /x/', async ({page}) => {
 });
 
 test('the announcement points 2.0.0 readers to the upgrade guide', async ({page}) => {
-  await page.goto('/api/');
+  await gotoHydrated(page, '/api/');
   await page.locator('.theme-announcement-bar').getByRole('link', {name: 'Upgrade from 1.1.0'}).click();
   await expect(page).toHaveURL(/\/tango\/upgrade\/$/);
   await expect(page.locator('h1')).toHaveText('Upgrade from 1.1.0');
 });
 
 test('links in view still prefetch their pages, queued for idle time (src/clientModules/idle-prefetch.ts)', async ({page, watch}) => {
-  await page.goto('/api/adb/sync/stat/');
+  await gotoHydrated(page, '/api/adb/sync/stat/');
   await expect(page.locator('.navbar button[title$="mode"]').first()).toBeEnabled();
   // The sidebar's links are in view: their pages' chunks are prefetched once the page is idle.
   await expect.poll(() => page.locator('head link[rel="prefetch"]').count(), {timeout: 15_000}).toBeGreaterThan(0);

@@ -1,7 +1,7 @@
 import {readFileSync, readdirSync} from 'node:fs';
 import path from 'node:path';
-import {test, expect, expectedRoutes, expectedTitles, builtRoutes, SITE_TITLE} from './fixtures.ts';
-import {docsVersions} from '../../src/versions.ts';
+import {test, expect, expectedRoutes, expectedTitles, builtRoutes, SITE_TITLE, gotoHydrated} from './fixtures.ts';
+import {docsVersions} from '../../src/versions/index.ts';
 
 const expected = expectedRoutes();
 const titles = expectedTitles();
@@ -54,7 +54,7 @@ for (const [version, routes] of expected) {
     test(`built ${version} routes ${start + 1}-${start + chunk.length} render in the browser without console errors or failed requests`, async ({page, watch}) => {
       test.setTimeout(240_000);
       for (const route of chunk) {
-        await page.goto(route, {waitUntil: 'load'});
+        await gotoHydrated(page, route, {waitUntil: 'load'});
         await expect(page.locator('h1').first(), route).toBeVisible();
       }
       expect(watch.consoleErrors).toEqual([]);

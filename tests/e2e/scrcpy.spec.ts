@@ -1,7 +1,7 @@
-import {test, expect} from './fixtures.ts';
+import {test, expect, gotoHydrated} from './fixtures.ts';
 
 test('the versions table is generated from the package, one row per server version', async ({page}) => {
-  await page.goto('/scrcpy/versions/');
+  await gotoHydrated(page, '/scrcpy/versions/');
   const table = page.locator('article table', {hasText: 'ScrcpyOptions3_1'}).first();
   await expect(table).toBeVisible();
   await expect(table.locator('tbody tr')).toHaveCount(27);
@@ -11,7 +11,7 @@ test('the versions table is generated from the package, one row per server versi
 });
 
 test('the inheritance grid answers focus and hover, and moves by keyboard', async ({page, watch}) => {
-  await page.goto('/scrcpy/options/inheritance/');
+  await gotoHydrated(page, '/scrcpy/options/inheritance/');
   const grid = page.getByRole('grid');
   await expect(grid).toBeVisible();
   const summary = page.locator('figure p[aria-live="polite"]');
@@ -35,7 +35,7 @@ test('the inheritance grid answers focus and hover, and moves by keyboard', asyn
 });
 
 test('the packet inspector decodes a pasted header and flags bad input', async ({page}) => {
-  await page.goto('/internal/packet/');
+  await gotoHydrated(page, '/internal/packet/');
   const input = page.locator('article textarea');
   await expect(input).toBeVisible();
   const output = page.locator('article [aria-live]').first();

@@ -1,4 +1,4 @@
-import {test, expect} from './fixtures.ts';
+import {test, expect, gotoHydrated} from './fixtures.ts';
 
 /**
  * Reader queries (API names as a reader would type them) and the 2.0.0 page each must find
@@ -48,7 +48,7 @@ const OLDER_QUERIES: [version: string, query: string, page: string][] = [
 ];
 
 async function topThree(page: import('@playwright/test').Page, url: string): Promise<string[]> {
-  await page.goto(url);
+  await gotoHydrated(page, url);
   const results = page.locator('article h2 a');
   // The index of a whole version is large (issue 8 measures it): allow time to fetch and load it.
   await expect(results.first()).toBeVisible({timeout: 15_000});

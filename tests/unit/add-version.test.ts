@@ -1,7 +1,7 @@
 /**
  * The README's "Adding a version", done in a temporary copy of the project: freeze the version
  * docs/ documents with `docusaurus docs:version`, then start documenting a newer release by raising
- * CURRENT_VERSION and adding its library in src/versions.ts. After each step the copy's config,
+ * CURRENT_VERSION and adding its library in src/versions/index.ts. After each step the copy's config,
  * its category and config unit tests, and its code-sample check agree with the new layout.
  */
 import {test} from 'node:test';
@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
-import {CURRENT_VERSION, RELEASED_VERSIONS} from '../../src/versions.ts';
+import {CURRENT_VERSION, RELEASED_VERSIONS} from '../../src/versions/index.ts';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -83,7 +83,7 @@ test('adding a version as the README says: freeze docs/, then document a newer r
     assert.match(afterFreeze.at(-1)!, /^samples: \d+ type-checked, 0 syntax-only, \d+ opted out, 0 failed$/, afterFreeze.join('\n'));
 
     // Step 2: docs/ now documents 2.1.0. The test stands the installed packages in for 2.1.0's.
-    const versionsFile = path.join(site, 'src', 'versions.ts');
+    const versionsFile = path.join(site, 'src', 'versions', 'index.ts');
     const source = fs.readFileSync(versionsFile, 'utf8');
     const raised = source
       .replace(`export const CURRENT_VERSION = '${CURRENT_VERSION}';`, "export const CURRENT_VERSION = '2.1.0';")

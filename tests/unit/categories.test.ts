@@ -2,7 +2,7 @@ import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {readFileSync, existsSync} from 'node:fs';
 import path from 'node:path';
-import {docsVersions} from '../../src/versions.ts';
+import {docsVersions} from '../../src/versions/index.ts';
 import {compareVersions} from '../../src/utils/versions.ts';
 
 /** Category labels and positions of the current version, from ../shared/spec/pages.md §2. */
@@ -27,7 +27,7 @@ const SINCE: Record<string, string> = {
   'api/adb/subprocess': '2.0.0',
   'tango/custom-transport/server-client': '1.1.0',
 };
-/** Each docs folder of the site (src/versions.ts) and the library version it documents. */
+/** Each docs folder of the site (src/versions/index.ts) and the library version it documents. */
 const FOLDERS = docsVersions();
 const root = path.resolve(import.meta.dirname ?? __dirname, '../..');
 

@@ -1,7 +1,7 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {execFileSync} from 'node:child_process';
-import {CURRENT_VERSION, RELEASED_VERSIONS} from '../../src/versions.ts';
+import {CURRENT_VERSION, RELEASED_VERSIONS} from '../../src/versions/index.ts';
 
 /** Loads docusaurus.config.ts in a fresh process with the given environment and returns `pick(config)`. */
 function loadConfig(env: Record<string, string>, pick: string): unknown {
@@ -31,7 +31,7 @@ test('the test-only route plugin exists only with TANGO_TEST_ROUTES=1', () => {
   );
 });
 
-test('versions come from src/versions.ts and versions.json: the latest release at the root, older ones under their number', () => {
+test('versions come from src/versions/index.ts and versions.json: the latest release at the root, older ones under their number', () => {
   const docs = loadConfig({}, 'c.presets[0][1].docs') as {lastVersion: string; versions: Record<string, {label: string; path: string; banner: string; noIndex?: boolean}>};
   assert.deepEqual(Object.keys(docs.versions), ['current', ...RELEASED_VERSIONS]);
   const atRoot = Object.entries(docs.versions).filter(([, options]) => options.path === '/');

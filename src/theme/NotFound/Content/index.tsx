@@ -7,6 +7,7 @@ import {useAllDocsData} from '@docusaurus/plugin-content-docs/client';
 import type {Props} from '@theme/NotFound/Content';
 import {findDocsElsewhere, type VersionDocs, type DocElsewhere} from './findDocsElsewhere';
 import styles from './styles.module.css';
+import {NOT_FOUND_MARKER} from '../../NavbarItem';
 
 /** The four sections every not-found page offers, as doc ids of the docs plugin. */
 const SECTIONS = [
@@ -42,7 +43,7 @@ export default function NotFoundContent({className}: Props): ReactNode {
   });
 
   return (
-    <main className={clsx('container margin-vert--xl', className)}>
+    <main className={clsx('container margin-vert--xl', className)} {...{[NOT_FOUND_MARKER]: ''}}>
       <div className="row">
         <div className="col col--8 col--offset-2">
           <Heading as="h1" className="hero__title">

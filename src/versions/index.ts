@@ -6,7 +6,7 @@
  * - Which versions are frozen: `versions.json`, written by `docusaurus docs:version X`.
  * - Where each version's library comes from (its package set): {@link LIBRARIES}.
  */
-import versionsJson from '../versions.json';
+import versionsJson from '../../versions.json' with {type: 'json'};
 
 /** The library version that `docs/` documents. Raise it when `docs/` starts documenting a newer release. */
 export const CURRENT_VERSION = '2.0.0';
