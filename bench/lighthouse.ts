@@ -20,7 +20,9 @@ import {chromiumPath, report, requireBuild, type Figure} from './lib.ts';
 import {startGzipServer} from './serve-gzip.ts';
 
 /** The pages audited. */
-export const LIGHTHOUSE_PAGES: Record<string, string> = process.env.LH_PAGES ? Object.fromEntries(process.env.LH_PAGES.split(',').map((p, i) => [`p${i}`, p])) : {home: '/', api: '/api/adb/sync/stat/', diagram: '/internal/connection/'};
+export const LIGHTHOUSE_PAGES: Record<string, string> = process.env.LH_PAGES
+  ? Object.fromEntries(process.env.LH_PAGES.split(',').map((p, i) => [`p${i}`, p]))
+  : {home: '/', api: '/api/adb/sync/stat/', diagram: '/internal/connection/'};
 
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 const BUDGETS: Record<(typeof CATEGORIES)[number], number> = {
@@ -65,7 +67,12 @@ export async function auditPage(url: string, port: number): Promise<PageScores> 
   );
   return {
     scores,
-    metrics: {fcp: numeric('first-contentful-paint'), lcp: numeric('largest-contentful-paint'), tbt: numeric('total-blocking-time'), cls: numeric('cumulative-layout-shift')},
+    metrics: {
+      fcp: numeric('first-contentful-paint'),
+      lcp: numeric('largest-contentful-paint'),
+      tbt: numeric('total-blocking-time'),
+      cls: numeric('cumulative-layout-shift'),
+    },
     benchmarkIndex: Math.round(lhr.environment.benchmarkIndex),
     failed,
   };
@@ -92,7 +99,15 @@ export async function lighthouseFigures(): Promise<Figure[]> {
   const server = await startGzipServer(requireBuild());
   const chrome = await chromeLauncher.launch({
     chromePath: chromiumPath(),
-    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    chromeFlags: [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+    ],
   });
   const figures: Figure[] = [];
   try {
@@ -105,7 +120,13 @@ export async function lighthouseFigures(): Promise<Figure[]> {
       );
       const page = medianRun(runs);
       for (const category of CATEGORIES) {
-        figures.push({name: `${name} ${route}: ${category}`, value: page.scores[category], unit: '', budget: BUDGETS[category], kind: 'min'});
+        figures.push({
+          name: `${name} ${route}: ${category}`,
+          value: page.scores[category],
+          unit: '',
+          budget: BUDGETS[category],
+          kind: 'min',
+        });
       }
       figures.push({name: `${name} ${route}: total blocking time`, value: Math.round(page.metrics.tbt), unit: 'ms'});
       figures.push({name: `${name} ${route}: largest contentful paint`, value: Math.round(page.metrics.lcp), unit: 'ms'});

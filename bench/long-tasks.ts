@@ -38,7 +38,9 @@ const server = await startGzipServer(requireBuild(path.resolve(ROOT, values.dir)
 const browser = await launchChromium();
 try {
   const page = await browser.newPage({viewport: {width: 412, height: 823}, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true});
-  await browser.startTracing(page, {categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-v8.cpu_profiler', 'toplevel']});
+  await browser.startTracing(page, {
+    categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-v8.cpu_profiler', 'toplevel'],
+  });
   await page.goto(server.origin + route, {waitUntil: 'load'});
   await page.waitForTimeout(2500);
   const events = (JSON.parse((await browser.stopTracing()).toString()) as {traceEvents: TraceEvent[]}).traceEvents;
@@ -76,7 +78,8 @@ try {
     }
     console.log(`task at ${((task.ts - owner.ts) / 1000).toFixed(0)} ms: ${(task.dur! / 1000).toFixed(1)} ms, ${inTask.length} samples`);
     const top = [...counts].filter(([name]) => !name.startsWith('(root)') && !name.startsWith('(program)'));
-    for (const [name, count] of top.sort((a, b) => b[1] - a[1]).slice(0, Number(values.top))) console.log(`  ${String(count).padStart(5)}  ${name}`);
+    for (const [name, count] of top.sort((a, b) => b[1] - a[1]).slice(0, Number(values.top)))
+      console.log(`  ${String(count).padStart(5)}  ${name}`);
   }
 } finally {
   await browser.close();

@@ -472,7 +472,9 @@ export function run(root: string, only?: string): number {
   const workDir = fs.mkdtempSync(path.join(workRoot, 'check-samples-'));
   try {
     for (const target of targets) {
-      const blocks = plans.flatMap((plan) => ((plan.kind === 'types' || plan.kind === 'syntax') && plan.target === target ? [plan.block] : []));
+      const blocks = plans.flatMap((plan) =>
+        (plan.kind === 'types' || plan.kind === 'syntax') && plan.target === target ? [plan.block] : [],
+      );
       let found: Failure[];
       if (Object.hasOwn(LIBRARIES, target)) {
         const dir = path.join(workDir, target);
@@ -524,7 +526,9 @@ export function run(root: string, only?: string): number {
     total.optedOut += counts.optedOut;
     total.failed += counts.failed;
   }
-  console.log(`samples: ${total.typeChecked} type-checked, ${total.syntaxOnly} syntax-only, ${total.optedOut} opted out, ${total.failed} failed`);
+  console.log(
+    `samples: ${total.typeChecked} type-checked, ${total.syntaxOnly} syntax-only, ${total.optedOut} opted out, ${total.failed} failed`,
+  );
   return total.failed > 0 || environment.length > 0 ? 1 : 0;
 }
 

@@ -88,7 +88,9 @@ async function main(): Promise<number> {
       removed++;
     }
   }
-  const todo = [...diagrams].filter(([key]) => redrawAll || themes.some((theme) => !fs.existsSync(path.join(dir, diagramFileName(key, theme)))));
+  const todo = [...diagrams].filter(
+    ([key]) => redrawAll || themes.some((theme) => !fs.existsSync(path.join(dir, diagramFileName(key, theme)))),
+  );
 
   let failures = 0;
   if (todo.length > 0) {
@@ -107,7 +109,9 @@ async function main(): Promise<number> {
           try {
             const svg = await page.evaluate(
               async ({id, text, config}) => {
-                const mermaid = (window as unknown as {mermaid: {initialize(c: unknown): void; render(id: string, text: string): Promise<{svg: string}>}}).mermaid;
+                const mermaid = (
+                  window as unknown as {mermaid: {initialize(c: unknown): void; render(id: string, text: string): Promise<{svg: string}>}}
+                ).mermaid;
                 mermaid.initialize(config);
                 return (await mermaid.render(id, text)).svg;
               },

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Usage: npm test   (or: bash scripts/test.sh)
-# Runs every test of the site: type-check, unit tests, code-sample check, production build,
+# Runs every test of the site: type-check, lint and format, unit tests, code-sample check, production build,
 # and the browser tests (Playwright with Debian's Chromium against the served build).
 # Installs Debian's chromium when no Chromium is found and it runs as root; otherwise says what
 # to install. Prints, as its last line, "total: N passed, F failed".
@@ -53,6 +53,10 @@ echo "Chromium: $chromium ($("$chromium" --version 2>/dev/null))"
 
 stage "type-check"
 if npm run --silent typecheck; then count 1 0; else count 0 1; fi
+
+stage "lint and format"
+if npm run --silent lint; then count 1 0; else count 0 1; fi
+if npm run --silent format:check; then count 1 0; else count 0 1; fi
 
 stage "unit tests"
 unit_log=$(mktemp)

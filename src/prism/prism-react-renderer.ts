@@ -47,6 +47,7 @@ export function addGrammars(): void {
   const before = global.Prism;
   global.Prism = Prism;
   try {
+    /* eslint-disable @typescript-eslint/no-require-imports -- the grammars register themselves on the global Prism set just above, so they must load here, in this order, and not as hoisted imports */
     require('prismjs/components/prism-markup');
     require('prismjs/components/prism-clike');
     require('prismjs/components/prism-javascript');
@@ -55,6 +56,7 @@ export function addGrammars(): void {
     require('prismjs/components/prism-tsx');
     require('prismjs/components/prism-bash');
     require('prismjs/components/prism-json');
+    /* eslint-enable @typescript-eslint/no-require-imports */
   } finally {
     global.Prism = before;
   }
@@ -213,7 +215,12 @@ export function Highlight({code, language: languageProp, theme, prism = Prism, c
         else if (token.types.length === 1 && inline) tokenStyle = dictionary[token.types[0]!];
         else tokenStyle = Object.assign({}, inline, ...token.types.map((type) => dictionary[type]));
       }
-      const output: TokenOutputProps = {...rest, className: clsx('token', ...token.types, className), children: token.content, style: tokenStyle};
+      const output: TokenOutputProps = {
+        ...rest,
+        className: clsx('token', ...token.types, className),
+        children: token.content,
+        style: tokenStyle,
+      };
       if (style != null) output.style = {...output.style, ...style};
       return output;
     },

@@ -9,7 +9,7 @@ export type {DataPackage};
  * missing from a version's entry is not published on the registry for that version.
  */
 export const DATA_PACKAGES: Readonly<Record<string, Readonly<Partial<Record<DataPackage, string>>>>> = Object.fromEntries(
-    Object.entries(LIBRARIES).map(([version, library]) => [version, library.data]),
+  Object.entries(LIBRARIES).map(([version, library]) => [version, library.data]),
 );
 
 /**
@@ -20,10 +20,10 @@ export const DATA_PACKAGES: Readonly<Record<string, Readonly<Partial<Record<Data
  * (pages under `docs/`, and unit-test inputs without a path). Errors: none.
  */
 export function docsVersionOfFile(filePath: string | undefined): string {
-    const parts = (filePath ?? '').split(/[\\/]/);
-    const index = parts.lastIndexOf('versioned_docs');
-    const folder = index >= 0 ? parts[index + 1] : undefined;
-    return folder?.startsWith('version-') ? folder.slice('version-'.length) : CURRENT_VERSION;
+  const parts = (filePath ?? '').split(/[\\/]/);
+  const index = parts.lastIndexOf('versioned_docs');
+  const folder = index >= 0 ? parts[index + 1] : undefined;
+  return folder?.startsWith('version-') ? folder.slice('version-'.length) : CURRENT_VERSION;
 }
 
 /**
@@ -36,15 +36,15 @@ export function docsVersionOfFile(filePath: string | undefined): string {
  * facts by hand.
  */
 export function dataPackageFor(filePath: string | undefined, wanted: DataPackage): string {
-    const version = docsVersionOfFile(filePath);
-    const alias = DATA_PACKAGES[version]?.[wanted];
-    if (alias === undefined) {
-        throw new Error(
-            `@yume-chan/${wanted} is not published for docs version ${version}, so this element has no data to show there; ` +
-                'write the facts by hand from the sources instead.',
-        );
-    }
-    return alias;
+  const version = docsVersionOfFile(filePath);
+  const alias = DATA_PACKAGES[version]?.[wanted];
+  if (alias === undefined) {
+    throw new Error(
+      `@yume-chan/${wanted} is not published for docs version ${version}, so this element has no data to show there; ` +
+        'write the facts by hand from the sources instead.',
+    );
+  }
+  return alias;
 }
 
 /**
@@ -54,5 +54,5 @@ export function dataPackageFor(filePath: string | undefined, wanted: DataPackage
  * Output: the absolute folder holding its package.json. Errors: throws when it is not installed.
  */
 export function packageDirOf(alias: string): string {
-    return path.dirname(require.resolve(`${alias}/package.json`));
+  return path.dirname(require.resolve(`${alias}/package.json`));
 }

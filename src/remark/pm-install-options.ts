@@ -19,74 +19,72 @@ export const OPTIONS_INTERFACE_NAME = 'PackageManagerInstallOptions';
 
 /** One `PackageManagerInstallOptions` field, as shown in one table row. */
 export interface PmInstallOptionRow {
-    /** The option's property name, e.g. `"skipExisting"`. */
-    option: string;
-    /** The property's type as written in the interface, e.g. `"boolean"` or `"SingleUserOrAll"`. */
-    type: string;
-    /** The `pm install` flag the library passes, e.g. `"-R"`. */
-    flag: string;
-    /**
-     * Whether the value follows the flag: the library's `buildArguments` passes a `true` boolean
-     * as the flag alone, and a number or string as the flag followed by the value.
-     */
-    takesValue: boolean;
+  /** The option's property name, e.g. `"skipExisting"`. */
+  option: string;
+  /** The property's type as written in the interface, e.g. `"boolean"` or `"SingleUserOrAll"`. */
+  type: string;
+  /** The `pm install` flag the library passes, e.g. `"-R"`. */
+  flag: string;
+  /**
+   * Whether the value follows the flag: the library's `buildArguments` passes a `true` boolean
+   * as the flag alone, and a number or string as the flag followed by the value.
+   */
+  takesValue: boolean;
 }
 
 /** Property initialisers wrapped in `(…)`, `as …` or `satisfies …` are read through to the object. */
 function unwrap(expression: ts.Expression): ts.Expression {
-    let current = expression;
-    while (ts.isParenthesizedExpression(current) || ts.isAsExpression(current) || ts.isSatisfiesExpression(current)) {
-        current = current.expression;
-    }
-    return current;
+  let current = expression;
+  while (ts.isParenthesizedExpression(current) || ts.isAsExpression(current) || ts.isSatisfiesExpression(current)) {
+    current = current.expression;
+  }
+  return current;
 }
 
 function propertyName(name: ts.PropertyName, sourceFile: ts.SourceFile): string {
-    if (ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isNoSubstitutionTemplateLiteral(name)) {
-        return name.text;
-    }
-    throw new Error(`${sourceFile.fileName}: ${OPTIONS_MAP_NAME} has a computed key (${name.getText(sourceFile)})`);
+  if (ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isNoSubstitutionTemplateLiteral(name)) {
+    return name.text;
+  }
+  throw new Error(`${sourceFile.fileName}: ${OPTIONS_MAP_NAME} has a computed key (${name.getText(sourceFile)})`);
 }
 
 function findMap(sourceFile: ts.SourceFile): ts.ObjectLiteralExpression {
-    for (const statement of sourceFile.statements) {
-        if (!ts.isVariableStatement(statement)) {
-            continue;
-        }
-        for (const declaration of statement.declarationList.declarations) {
-            if (!ts.isIdentifier(declaration.name) || declaration.name.text !== OPTIONS_MAP_NAME) {
-                continue;
-            }
-            const initializer = declaration.initializer === undefined ? undefined : unwrap(declaration.initializer);
-            if (initializer === undefined || !ts.isObjectLiteralExpression(initializer)) {
-                throw new Error(
-                    `${sourceFile.fileName}: ${OPTIONS_MAP_NAME} is not initialised with an object literal`,
-                );
-            }
-            return initializer;
-        }
+  for (const statement of sourceFile.statements) {
+    if (!ts.isVariableStatement(statement)) {
+      continue;
     }
-    throw new Error(
-        `${sourceFile.fileName}: no top-level "const ${OPTIONS_MAP_NAME} = {…}" found; ` +
-            'the install-options table cannot be generated (did @yume-chan/android-bin move or rename it?)',
-    );
+    for (const declaration of statement.declarationList.declarations) {
+      if (!ts.isIdentifier(declaration.name) || declaration.name.text !== OPTIONS_MAP_NAME) {
+        continue;
+      }
+      const initializer = declaration.initializer === undefined ? undefined : unwrap(declaration.initializer);
+      if (initializer === undefined || !ts.isObjectLiteralExpression(initializer)) {
+        throw new Error(`${sourceFile.fileName}: ${OPTIONS_MAP_NAME} is not initialised with an object literal`);
+      }
+      return initializer;
+    }
+  }
+  throw new Error(
+    `${sourceFile.fileName}: no top-level "const ${OPTIONS_MAP_NAME} = {…}" found; ` +
+      'the install-options table cannot be generated (did @yume-chan/android-bin move or rename it?)',
+  );
 }
 
 function findOptionTypes(sourceFile: ts.SourceFile): Map<string, string> {
-    const declaration = sourceFile.statements.find(
-        (statement): statement is ts.InterfaceDeclaration =>
-            ts.isInterfaceDeclaration(statement) && statement.name.text === OPTIONS_INTERFACE_NAME,
-    );
-    if (declaration === undefined) {
-        throw new Error(`${sourceFile.fileName}: no interface ${OPTIONS_INTERFACE_NAME} found`);
+  const declaration = sourceFile.statements.find(
+    (statement): statement is ts.InterfaceDeclaration =>
+      ts.isInterfaceDeclaration(statement) && statement.name.text === OPTIONS_INTERFACE_NAME,
+  );
+  if (declaration === undefined) {
+    throw new Error(`${sourceFile.fileName}: no interface ${OPTIONS_INTERFACE_NAME} found`);
+  }
+  const types = new Map<string, string>();
+  for (const member of declaration.members) {
+    if (ts.isPropertySignature(member) && member.type !== undefined) {
+      types.set(propertyName(member.name, sourceFile), member.type.getText(sourceFile));
     }
-    const types = new Map<string, string>();
-    for (const member of declaration.members) {
-        if (ts.isPropertySignature(member) && member.type !== undefined) {
-            types.set(propertyName(member.name, sourceFile), member.type.getText(sourceFile));
-        }
-    }
-    return types;
+  }
+  return types;
 }
 
 /**
@@ -106,31 +104,29 @@ function findOptionTypes(sourceFile: ts.SourceFile): Map<string, string> {
  * `buildArguments` in its `src/utils.ts`.
  */
 export function pmInstallOptionRows(source: string, fileName = 'pm.ts'): PmInstallOptionRow[] {
-    const sourceFile = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
-    const map = findMap(sourceFile);
-    const types = findOptionTypes(sourceFile);
+  const sourceFile = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const map = findMap(sourceFile);
+  const types = findOptionTypes(sourceFile);
 
-    const rows = map.properties.map((property): PmInstallOptionRow => {
-        if (!ts.isPropertyAssignment(property)) {
-            throw new Error(
-                `${fileName}: ${OPTIONS_MAP_NAME} has a member that is not "key: value" (${property.getText(sourceFile)})`,
-            );
-        }
-        const option = propertyName(property.name, sourceFile);
-        const value = unwrap(property.initializer);
-        if (!ts.isStringLiteral(value) && !ts.isNoSubstitutionTemplateLiteral(value)) {
-            throw new Error(`${fileName}: ${OPTIONS_MAP_NAME}.${option} is not a string literal`);
-        }
-        const type = types.get(option);
-        if (type === undefined) {
-            throw new Error(`${fileName}: ${OPTIONS_INTERFACE_NAME} has no property "${option}"`);
-        }
-        return {option, type, flag: value.text, takesValue: type !== 'boolean'};
-    });
-    if (rows.length === 0) {
-        throw new Error(`${fileName}: ${OPTIONS_MAP_NAME} is empty`);
+  const rows = map.properties.map((property): PmInstallOptionRow => {
+    if (!ts.isPropertyAssignment(property)) {
+      throw new Error(`${fileName}: ${OPTIONS_MAP_NAME} has a member that is not "key: value" (${property.getText(sourceFile)})`);
     }
-    return rows;
+    const option = propertyName(property.name, sourceFile);
+    const value = unwrap(property.initializer);
+    if (!ts.isStringLiteral(value) && !ts.isNoSubstitutionTemplateLiteral(value)) {
+      throw new Error(`${fileName}: ${OPTIONS_MAP_NAME}.${option} is not a string literal`);
+    }
+    const type = types.get(option);
+    if (type === undefined) {
+      throw new Error(`${fileName}: ${OPTIONS_INTERFACE_NAME} has no property "${option}"`);
+    }
+    return {option, type, flag: value.text, takesValue: type !== 'boolean'};
+  });
+  if (rows.length === 0) {
+    throw new Error(`${fileName}: ${OPTIONS_MAP_NAME} is empty`);
+  }
+  return rows;
 }
 
 /**
@@ -141,17 +137,17 @@ export function pmInstallOptionRows(source: string, fileName = 'pm.ts'): PmInsta
  * @throws Error when android-bin is not published for the page's version (1.x) or not installed.
  */
 export function defaultPmSourcePath(filePath?: string): string {
-    const require = createRequire(import.meta.url);
-    const alias = dataPackageFor(filePath, 'android-bin');
-    return path.join(path.dirname(require.resolve(`${alias}/package.json`)), 'src', 'pm.ts');
+  const require = createRequire(import.meta.url);
+  const alias = dataPackageFor(filePath, 'android-bin');
+  return path.join(path.dirname(require.resolve(`${alias}/package.json`)), 'src', 'pm.ts');
 }
 
 function cell(...children: TableCell['children']): TableCell {
-    return {type: 'tableCell', children};
+  return {type: 'tableCell', children};
 }
 
 function code(value: string): TableCell['children'][number] {
-    return {type: 'inlineCode', value};
+  return {type: 'inlineCode', value};
 }
 
 /**
@@ -165,35 +161,31 @@ function code(value: string): TableCell['children'][number] {
  * Errors: none.
  */
 export function pmInstallOptionsTable(rows: readonly PmInstallOptionRow[]): Table {
-    const header: TableRow = {
-        type: 'tableRow',
-        children: [
-            cell({type: 'text', value: 'Option'}),
-            cell({type: 'text', value: 'Type'}),
-            cell(code('pm install'), {type: 'text', value: ' argument'}),
-        ],
-    };
-    const body = rows.map((row): TableRow => ({
-        type: 'tableRow',
-        children: [
-            cell(code(row.option)),
-            cell(code(row.type)),
-            cell(code(row.takesValue ? `${row.flag} <value>` : row.flag)),
-        ],
-    }));
-    return {type: 'table', align: [null, null, null], children: [header, ...body]};
+  const header: TableRow = {
+    type: 'tableRow',
+    children: [
+      cell({type: 'text', value: 'Option'}),
+      cell({type: 'text', value: 'Type'}),
+      cell(code('pm install'), {type: 'text', value: ' argument'}),
+    ],
+  };
+  const body = rows.map((row): TableRow => ({
+    type: 'tableRow',
+    children: [cell(code(row.option)), cell(code(row.type)), cell(code(row.takesValue ? `${row.flag} <value>` : row.flag))],
+  }));
+  return {type: 'table', align: [null, null, null], children: [header, ...body]};
 }
 
 function describePlace(file: VFile, node: MdxJsxFlowElement | MdxJsxTextElement): string {
-    const start = node.position?.start;
-    const where = start === undefined ? '' : `:${start.line}:${start.column}`;
-    return `${file.path ?? '<unknown file>'}${where}`;
+  const start = node.position?.start;
+  const where = start === undefined ? '' : `:${start.line}:${start.column}`;
+  return `${file.path ?? '<unknown file>'}${where}`;
 }
 
 /** Options of the remark plugin. */
 export interface PmInstallOptionsPluginOptions {
-    /** The `pm.ts` to read; default {@link defaultPmSourcePath}. */
-    sourceFile?: string;
+  /** The `pm.ts` to read; default {@link defaultPmSourcePath}. */
+  sourceFile?: string;
 }
 
 /**
@@ -212,48 +204,43 @@ export interface PmInstallOptionsPluginOptions {
  * `npm:@yume-chan/android-bin@2.1.0`), or `options.sourceFile`. A page of a version without a
  * published android-bin (1.x) fails the build.
  */
-const remarkPmInstallOptions: Plugin<[PmInstallOptionsPluginOptions?], Root> = function remarkPmInstallOptions(
-    options = {},
-) {
-    const rowsBySource = new Map<string, PmInstallOptionRow[]>();
-    const loadRows = (page: VFile): PmInstallOptionRow[] => {
-        const sourceFile = options.sourceFile ?? defaultPmSourcePath(page.path);
-        let rows = rowsBySource.get(sourceFile);
-        if (rows === undefined) {
-            rows = pmInstallOptionRows(fs.readFileSync(sourceFile, 'utf8'), sourceFile);
-            rowsBySource.set(sourceFile, rows);
-        }
-        return rows;
-    };
+const remarkPmInstallOptions: Plugin<[PmInstallOptionsPluginOptions?], Root> = function remarkPmInstallOptions(options = {}) {
+  const rowsBySource = new Map<string, PmInstallOptionRow[]>();
+  const loadRows = (page: VFile): PmInstallOptionRow[] => {
+    const sourceFile = options.sourceFile ?? defaultPmSourcePath(page.path);
+    let rows = rowsBySource.get(sourceFile);
+    if (rows === undefined) {
+      rows = pmInstallOptionRows(fs.readFileSync(sourceFile, 'utf8'), sourceFile);
+      rowsBySource.set(sourceFile, rows);
+    }
+    return rows;
+  };
 
-    return (tree, file) => {
-        visit(tree, (node, index, parent) => {
-            if (
-                (node.type !== 'mdxJsxFlowElement' && node.type !== 'mdxJsxTextElement') ||
-                node.name !== PM_INSTALL_OPTIONS_ELEMENT
-            ) {
-                return;
-            }
-            const place = describePlace(file, node);
-            if (node.type === 'mdxJsxTextElement') {
-                throw new Error(`${place}: <${PM_INSTALL_OPTIONS_ELEMENT} /> must stand on a line of its own`);
-            }
-            if (node.attributes.length > 0 || node.children.length > 0) {
-                throw new Error(`${place}: <${PM_INSTALL_OPTIONS_ELEMENT} /> takes no attributes and no children`);
-            }
-            if (parent === undefined || index === undefined) {
-                throw new Error(`${place}: <${PM_INSTALL_OPTIONS_ELEMENT} /> cannot be the root`);
-            }
-            let table: Table;
-            try {
-                table = pmInstallOptionsTable(loadRows(file));
-            } catch (error) {
-                throw new Error(`${place}: ${(error as Error).message}`, {cause: error});
-            }
-            (parent.children as RootContent[])[index] = table;
-            return SKIP;
-        });
-    };
+  return (tree, file) => {
+    visit(tree, (node, index, parent) => {
+      if ((node.type !== 'mdxJsxFlowElement' && node.type !== 'mdxJsxTextElement') || node.name !== PM_INSTALL_OPTIONS_ELEMENT) {
+        return;
+      }
+      const place = describePlace(file, node);
+      if (node.type === 'mdxJsxTextElement') {
+        throw new Error(`${place}: <${PM_INSTALL_OPTIONS_ELEMENT} /> must stand on a line of its own`);
+      }
+      if (node.attributes.length > 0 || node.children.length > 0) {
+        throw new Error(`${place}: <${PM_INSTALL_OPTIONS_ELEMENT} /> takes no attributes and no children`);
+      }
+      if (parent === undefined || index === undefined) {
+        throw new Error(`${place}: <${PM_INSTALL_OPTIONS_ELEMENT} /> cannot be the root`);
+      }
+      let table: Table;
+      try {
+        table = pmInstallOptionsTable(loadRows(file));
+      } catch (error) {
+        throw new Error(`${place}: ${(error as Error).message}`, {cause: error});
+      }
+      (parent.children as RootContent[])[index] = table;
+      return SKIP;
+    });
+  };
 };
 
 export default remarkPmInstallOptions;

@@ -11,43 +11,43 @@ import {compareVersions} from '../utils/versions';
 
 /** Where one version class gets one member from. */
 export interface InheritanceCell {
-    /**
-     * The server version whose implementation the member runs, e.g. `"1.15"`:
-     * the earliest version class whose member has the same body and calls the
-     * same declarations.
-     */
-    from: string;
-    /**
-     * `true` when the class does not declare the member and gets it from the
-     * class it `extends` (the patch-version classes such as `ScrcpyOptions1_15_1`).
-     */
-    inherited: boolean;
+  /**
+   * The server version whose implementation the member runs, e.g. `"1.15"`:
+   * the earliest version class whose member has the same body and calls the
+   * same declarations.
+   */
+  from: string;
+  /**
+   * `true` when the class does not declare the member and gets it from the
+   * class it `extends` (the patch-version classes such as `ScrcpyOptions1_15_1`).
+   */
+  inherited: boolean;
 }
 
 /** One row of the grid: one `ScrcpyOptionsX_YY` class. */
 export interface InheritanceVersion {
-    /** Server version, dotted, e.g. `"2.1.1"`. */
-    version: string;
-    /** Class name, e.g. `"ScrcpyOptions2_1_1"`. */
-    className: string;
-    /** The class named in its `extends` clause, when it has one. */
-    extends?: string;
-    /** One entry per member in {@link OptionsInheritanceData.methods}; `null` when the class lacks it. */
-    cells: (InheritanceCell | null)[];
+  /** Server version, dotted, e.g. `"2.1.1"`. */
+  version: string;
+  /** Class name, e.g. `"ScrcpyOptions2_1_1"`. */
+  className: string;
+  /** The class named in its `extends` clause, when it has one. */
+  extends?: string;
+  /** One entry per member in {@link OptionsInheritanceData.methods}; `null` when the class lacks it. */
+  cells: (InheritanceCell | null)[];
 }
 
 /** The serialisable object the plugin passes to `<OptionsInheritance data={…}>`. */
 export interface OptionsInheritanceData {
-    /** npm package the grid was read from, e.g. `"@yume-chan/scrcpy"`. */
-    packageName: string;
-    /** Its version, e.g. `"2.0.1"`. */
-    packageVersion: string;
-    /** Member names, in the order they first appear from the oldest class on. */
-    methods: string[];
-    /** Members that are `get` accessors rather than methods (subset of `methods`). */
-    getters: string[];
-    /** Version classes, oldest first. */
-    versions: InheritanceVersion[];
+  /** npm package the grid was read from, e.g. `"@yume-chan/scrcpy"`. */
+  packageName: string;
+  /** Its version, e.g. `"2.0.1"`. */
+  packageVersion: string;
+  /** Member names, in the order they first appear from the oldest class on. */
+  methods: string[];
+  /** Members that are `get` accessors rather than methods (subset of `methods`). */
+  getters: string[];
+  /** Version classes, oldest first. */
+  versions: InheritanceVersion[];
 }
 
 /** A version class name: `ScrcpyOptions` then two or three underscore-separated numbers. */
@@ -65,42 +65,44 @@ const REQUIRED_MEMBERS = ['serialize', 'parseVideoStreamMetadata', 'createMediaS
  * Errors: none. Facts: the naming used by `@yume-chan/scrcpy`.
  */
 export function versionOfClassName(className: string): string | undefined {
-    const match = CLASS_PATTERN.exec(className);
-    if (match === null) {
-        return undefined;
-    }
-    return match.slice(1).filter((part) => part !== undefined).join('.');
+  const match = CLASS_PATTERN.exec(className);
+  if (match === null) {
+    return undefined;
+  }
+  return match
+    .slice(1)
+    .filter((part) => part !== undefined)
+    .join('.');
 }
 
-
 interface MemberInfo {
-    name: string;
-    getter: boolean;
-    /** Identity of the implementation: body text plus the declarations it reaches. */
-    key: string;
+  name: string;
+  getter: boolean;
+  /** Identity of the implementation: body text plus the declarations it reaches. */
+  key: string;
 }
 
 interface ClassInfo {
-    version: string;
-    className: string;
-    extendsName?: string;
-    members: MemberInfo[];
+  version: string;
+  className: string;
+  extendsName?: string;
+  members: MemberInfo[];
 }
 
 function isPublicInstanceMember(member: ts.ClassElement): member is ts.MethodDeclaration | ts.GetAccessorDeclaration {
-    if (!ts.isMethodDeclaration(member) && !ts.isGetAccessorDeclaration(member)) {
-        return false;
-    }
-    if (!ts.isIdentifier(member.name)) {
-        return false;
-    }
-    const modifiers = ts.getModifiers(member) ?? [];
-    return !modifiers.some(
-        (modifier) =>
-            modifier.kind === ts.SyntaxKind.StaticKeyword ||
-            modifier.kind === ts.SyntaxKind.PrivateKeyword ||
-            modifier.kind === ts.SyntaxKind.ProtectedKeyword,
-    );
+  if (!ts.isMethodDeclaration(member) && !ts.isGetAccessorDeclaration(member)) {
+    return false;
+  }
+  if (!ts.isIdentifier(member.name)) {
+    return false;
+  }
+  const modifiers = ts.getModifiers(member) ?? [];
+  return !modifiers.some(
+    (modifier) =>
+      modifier.kind === ts.SyntaxKind.StaticKeyword ||
+      modifier.kind === ts.SyntaxKind.PrivateKeyword ||
+      modifier.kind === ts.SyntaxKind.ProtectedKeyword,
+  );
 }
 
 /**
@@ -110,49 +112,44 @@ function isPublicInstanceMember(member: ts.ClassElement): member is ts.MethodDec
  * fields it uses (other type positions are skipped: they do not change what runs).
  * Each is written `name@file` with the file relative to `srcDir`.
  */
-function externalReferences(
-    body: ts.Node,
-    checker: ts.TypeChecker,
-    ownFile: ts.SourceFile,
-    srcDir: string,
-): string[] {
-    const found = new Set<string>();
-    const seenTypeNodes = new Set<ts.Node>();
-    const visitNode = (node: ts.Node, inType = false): void => {
-        if (!inType && ts.isTypeNode(node)) {
-            // Type arguments and assertions do not change what runs.
-            return;
+function externalReferences(body: ts.Node, checker: ts.TypeChecker, ownFile: ts.SourceFile, srcDir: string): string[] {
+  const found = new Set<string>();
+  const seenTypeNodes = new Set<ts.Node>();
+  const visitNode = (node: ts.Node, inType = false): void => {
+    if (!inType && ts.isTypeNode(node)) {
+      // Type arguments and assertions do not change what runs.
+      return;
+    }
+    if (ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) {
+      let symbol = checker.getSymbolAtLocation(node);
+      if (symbol !== undefined && symbol.flags & ts.SymbolFlags.Alias) {
+        symbol = checker.getAliasedSymbol(symbol);
+      }
+      for (const declaration of symbol?.declarations ?? []) {
+        const file = declaration.getSourceFile();
+        if (file === ownFile) {
+          // A private field: its type names the helper class that does the work.
+          if (
+            ts.isPropertyDeclaration(declaration) &&
+            ts.isPrivateIdentifier(declaration.name) &&
+            declaration.type !== undefined &&
+            !seenTypeNodes.has(declaration.type)
+          ) {
+            seenTypeNodes.add(declaration.type);
+            visitNode(declaration.type, true);
+          }
+          continue;
         }
-        if (ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) {
-            let symbol = checker.getSymbolAtLocation(node);
-            if (symbol !== undefined && symbol.flags & ts.SymbolFlags.Alias) {
-                symbol = checker.getAliasedSymbol(symbol);
-            }
-            for (const declaration of symbol?.declarations ?? []) {
-                const file = declaration.getSourceFile();
-                if (file === ownFile) {
-                    // A private field: its type names the helper class that does the work.
-                    if (
-                        ts.isPropertyDeclaration(declaration) &&
-                        ts.isPrivateIdentifier(declaration.name) &&
-                        declaration.type !== undefined &&
-                        !seenTypeNodes.has(declaration.type)
-                    ) {
-                        seenTypeNodes.add(declaration.type);
-                        visitNode(declaration.type, true);
-                    }
-                    continue;
-                }
-                const relative = path.relative(srcDir, file.fileName);
-                if (!relative.startsWith('..') && !path.isAbsolute(relative)) {
-                    found.add(`${node.text}@${relative.split(path.sep).join('/')}`);
-                }
-            }
+        const relative = path.relative(srcDir, file.fileName);
+        if (!relative.startsWith('..') && !path.isAbsolute(relative)) {
+          found.add(`${node.text}@${relative.split(path.sep).join('/')}`);
         }
-        ts.forEachChild(node, (child) => visitNode(child, inType));
-    };
-    visitNode(body);
-    return [...found].sort();
+      }
+    }
+    ts.forEachChild(node, (child) => visitNode(child, inType));
+  };
+  visitNode(body);
+  return [...found].sort();
 }
 
 /**
@@ -161,76 +158,76 @@ function externalReferences(
  * for the oldest class) or has no such call; `undefined` when the class has no constructor.
  */
 function delegationBase(declaration: ts.ClassDeclaration, file: ts.SourceFile): string | null | undefined {
-    const constructor = declaration.members.find(ts.isConstructorDeclaration);
-    if (constructor?.body === undefined) {
-        return undefined;
+  const constructor = declaration.members.find(ts.isConstructorDeclaration);
+  if (constructor?.body === undefined) {
+    return undefined;
+  }
+  let found: string | null = null;
+  const visitNode = (node: ts.Node): void => {
+    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.SuperKeyword) {
+      const first = node.arguments[0];
+      if (first !== undefined && ts.isIdentifier(first) && versionOfClassName(first.getText(file)) !== undefined) {
+        found = first.getText(file);
+      }
+      return;
     }
-    let found: string | null = null;
-    const visitNode = (node: ts.Node): void => {
-        if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.SuperKeyword) {
-            const first = node.arguments[0];
-            if (first !== undefined && ts.isIdentifier(first) && versionOfClassName(first.getText(file)) !== undefined) {
-                found = first.getText(file);
-            }
-            return;
-        }
-        ts.forEachChild(node, visitNode);
-    };
-    visitNode(constructor.body);
-    return found;
+    ts.forEachChild(node, visitNode);
+  };
+  visitNode(constructor.body);
+  return found;
 }
 
 function collectClasses(program: ts.Program, srcDir: string): ClassInfo[] {
-    const checker = program.getTypeChecker();
-    const classes: ClassInfo[] = [];
-    for (const file of program.getSourceFiles()) {
-        const relative = path.relative(srcDir, file.fileName);
-        if (relative.startsWith('..') || path.isAbsolute(relative) || file.isDeclarationFile) {
-            continue;
-        }
-        for (const statement of file.statements) {
-            if (!ts.isClassDeclaration(statement) || statement.name === undefined) {
-                continue;
-            }
-            const version = versionOfClassName(statement.name.text);
-            if (version === undefined) {
-                continue;
-            }
-            const heritage = statement.heritageClauses?.find((clause) => clause.token === ts.SyntaxKind.ExtendsKeyword);
-            const extendsExpression = heritage?.types[0]?.expression;
-            const members: MemberInfo[] = [];
-            for (const member of statement.members) {
-                if (!isPublicInstanceMember(member) || member.body === undefined) {
-                    continue;
-                }
-                const body = member.body.getText(file).replace(/\s+/g, ' ');
-                const references = externalReferences(member.body, checker, file, srcDir);
-                members.push({
-                    name: (member.name as ts.Identifier).text,
-                    getter: ts.isGetAccessorDeclaration(member),
-                    key: `${body}\n${references.join('\n')}`,
-                });
-            }
-            const info: ClassInfo = {version, className: statement.name.text, members};
-            if (extendsExpression !== undefined) {
-                info.extendsName = extendsExpression.getText(file);
-            }
-            if (info.extendsName !== undefined && versionOfClassName(info.extendsName) === undefined) {
-                // 0.0.24 layout: every class extends the abstract `ScrcpyOptions` and passes the
-                // previous version's class as the first argument of `super(Base, value, defaults)`;
-                // members it does not declare are forwarded to an instance of that class.
-                const base = delegationBase(statement, file);
-                if (typeof base === 'string') {
-                    info.extendsName = base;
-                } else if (base === null) {
-                    // The oldest class: `super(undefined, …)`, it implements every member itself.
-                    delete info.extendsName;
-                }
-            }
-            classes.push(info);
-        }
+  const checker = program.getTypeChecker();
+  const classes: ClassInfo[] = [];
+  for (const file of program.getSourceFiles()) {
+    const relative = path.relative(srcDir, file.fileName);
+    if (relative.startsWith('..') || path.isAbsolute(relative) || file.isDeclarationFile) {
+      continue;
     }
-    return classes.sort((a, b) => compareVersions(a.version, b.version));
+    for (const statement of file.statements) {
+      if (!ts.isClassDeclaration(statement) || statement.name === undefined) {
+        continue;
+      }
+      const version = versionOfClassName(statement.name.text);
+      if (version === undefined) {
+        continue;
+      }
+      const heritage = statement.heritageClauses?.find((clause) => clause.token === ts.SyntaxKind.ExtendsKeyword);
+      const extendsExpression = heritage?.types[0]?.expression;
+      const members: MemberInfo[] = [];
+      for (const member of statement.members) {
+        if (!isPublicInstanceMember(member) || member.body === undefined) {
+          continue;
+        }
+        const body = member.body.getText(file).replace(/\s+/g, ' ');
+        const references = externalReferences(member.body, checker, file, srcDir);
+        members.push({
+          name: (member.name as ts.Identifier).text,
+          getter: ts.isGetAccessorDeclaration(member),
+          key: `${body}\n${references.join('\n')}`,
+        });
+      }
+      const info: ClassInfo = {version, className: statement.name.text, members};
+      if (extendsExpression !== undefined) {
+        info.extendsName = extendsExpression.getText(file);
+      }
+      if (info.extendsName !== undefined && versionOfClassName(info.extendsName) === undefined) {
+        // 0.0.24 layout: every class extends the abstract `ScrcpyOptions` and passes the
+        // previous version's class as the first argument of `super(Base, value, defaults)`;
+        // members it does not declare are forwarded to an instance of that class.
+        const base = delegationBase(statement, file);
+        if (typeof base === 'string') {
+          info.extendsName = base;
+        } else if (base === null) {
+          // The oldest class: `super(undefined, …)`, it implements every member itself.
+          delete info.extendsName;
+        }
+      }
+      classes.push(info);
+    }
+  }
+  return classes.sort((a, b) => compareVersions(a.version, b.version));
 }
 
 /**
@@ -255,89 +252,89 @@ function collectClasses(program: ts.Program, srcDir: string): ClassInfo[] {
  * Facts: the package source itself.
  */
 export function inheritanceFromProgram(
-    program: ts.Program,
-    srcDir: string,
-    packageName: string,
-    packageVersion: string,
+  program: ts.Program,
+  srcDir: string,
+  packageName: string,
+  packageVersion: string,
 ): OptionsInheritanceData {
-    const classes = collectClasses(program, srcDir);
-    if (classes.length === 0) {
+  const classes = collectClasses(program, srcDir);
+  if (classes.length === 0) {
+    throw new Error(
+      `No ScrcpyOptionsX_YY class found in ${srcDir}; the layout of ${packageName} changed (see src/remark/scrcpy-inheritance.ts).`,
+    );
+  }
+  const byName = new Map(classes.map((info) => [info.className, info]));
+  const oldest = classes[0];
+  const missing = REQUIRED_MEMBERS.filter((name) => !oldest.members.some((member) => member.name === name));
+  if (missing.length > 0) {
+    throw new Error(
+      `${oldest.className} in ${srcDir} has no ${missing.join(', ')}; the layout of ${packageName} changed (see src/remark/scrcpy-inheritance.ts).`,
+    );
+  }
+
+  const resolved = new Map<string, Map<string, {member: MemberInfo; inherited: boolean}>>();
+  const resolve = (info: ClassInfo, trail: string[]): Map<string, {member: MemberInfo; inherited: boolean}> => {
+    const cached = resolved.get(info.className);
+    if (cached !== undefined) {
+      return cached;
+    }
+    if (trail.includes(info.className)) {
+      throw new Error(`Circular extends chain: ${[...trail, info.className].join(' → ')}.`);
+    }
+    const result = new Map<string, {member: MemberInfo; inherited: boolean}>();
+    if (info.extendsName !== undefined) {
+      const parent = byName.get(info.extendsName);
+      if (parent === undefined) {
         throw new Error(
-            `No ScrcpyOptionsX_YY class found in ${srcDir}; the layout of ${packageName} changed (see src/remark/scrcpy-inheritance.ts).`,
+          `${info.className} extends ${info.extendsName}, which is not a ScrcpyOptionsX_YY class of ${packageName}; the layout changed (see src/remark/scrcpy-inheritance.ts).`,
         );
+      }
+      for (const [name, entry] of resolve(parent, [...trail, info.className])) {
+        result.set(name, {member: entry.member, inherited: true});
+      }
     }
-    const byName = new Map(classes.map((info) => [info.className, info]));
-    const oldest = classes[0];
-    const missing = REQUIRED_MEMBERS.filter((name) => !oldest.members.some((member) => member.name === name));
-    if (missing.length > 0) {
-        throw new Error(
-            `${oldest.className} in ${srcDir} has no ${missing.join(', ')}; the layout of ${packageName} changed (see src/remark/scrcpy-inheritance.ts).`,
-        );
+    for (const member of info.members) {
+      result.set(member.name, {member, inherited: false});
     }
+    resolved.set(info.className, result);
+    return result;
+  };
 
-    const resolved = new Map<string, Map<string, {member: MemberInfo; inherited: boolean}>>();
-    const resolve = (info: ClassInfo, trail: string[]): Map<string, {member: MemberInfo; inherited: boolean}> => {
-        const cached = resolved.get(info.className);
-        if (cached !== undefined) {
-            return cached;
+  const methods: string[] = [];
+  const getters: string[] = [];
+  for (const info of classes) {
+    for (const [name, {member}] of resolve(info, [])) {
+      if (!methods.includes(name)) {
+        methods.push(name);
+        if (member.getter) {
+          getters.push(name);
         }
-        if (trail.includes(info.className)) {
-            throw new Error(`Circular extends chain: ${[...trail, info.className].join(' → ')}.`);
-        }
-        const result = new Map<string, {member: MemberInfo; inherited: boolean}>();
-        if (info.extendsName !== undefined) {
-            const parent = byName.get(info.extendsName);
-            if (parent === undefined) {
-                throw new Error(
-                    `${info.className} extends ${info.extendsName}, which is not a ScrcpyOptionsX_YY class of ${packageName}; the layout changed (see src/remark/scrcpy-inheritance.ts).`,
-                );
-            }
-            for (const [name, entry] of resolve(parent, [...trail, info.className])) {
-                result.set(name, {member: entry.member, inherited: true});
-            }
-        }
-        for (const member of info.members) {
-            result.set(member.name, {member, inherited: false});
-        }
-        resolved.set(info.className, result);
-        return result;
-    };
-
-    const methods: string[] = [];
-    const getters: string[] = [];
-    for (const info of classes) {
-        for (const [name, {member}] of resolve(info, [])) {
-            if (!methods.includes(name)) {
-                methods.push(name);
-                if (member.getter) {
-                    getters.push(name);
-                }
-            }
-        }
+      }
     }
+  }
 
-    const firstVersionOfKey = new Map<string, string>();
-    const versions: InheritanceVersion[] = classes.map((info) => {
-        const members = resolve(info, []);
-        const cells = methods.map((name) => {
-            const entry = members.get(name);
-            if (entry === undefined) {
-                return null;
-            }
-            const memberKey = `${name}\n${entry.member.key}`;
-            if (!firstVersionOfKey.has(memberKey)) {
-                firstVersionOfKey.set(memberKey, info.version);
-            }
-            return {from: firstVersionOfKey.get(memberKey)!, inherited: entry.inherited};
-        });
-        const row: InheritanceVersion = {version: info.version, className: info.className, cells};
-        if (info.extendsName !== undefined) {
-            row.extends = info.extendsName;
-        }
-        return row;
+  const firstVersionOfKey = new Map<string, string>();
+  const versions: InheritanceVersion[] = classes.map((info) => {
+    const members = resolve(info, []);
+    const cells = methods.map((name) => {
+      const entry = members.get(name);
+      if (entry === undefined) {
+        return null;
+      }
+      const memberKey = `${name}\n${entry.member.key}`;
+      if (!firstVersionOfKey.has(memberKey)) {
+        firstVersionOfKey.set(memberKey, info.version);
+      }
+      return {from: firstVersionOfKey.get(memberKey)!, inherited: entry.inherited};
     });
+    const row: InheritanceVersion = {version: info.version, className: info.className, cells};
+    if (info.extendsName !== undefined) {
+      row.extends = info.extendsName;
+    }
+    return row;
+  });
 
-    return {packageName, packageVersion, methods, getters, versions};
+  return {packageName, packageVersion, methods, getters, versions};
 }
 
 /**
@@ -347,7 +344,7 @@ export function inheritanceFromProgram(
  * (the npm alias package.json gives it). Errors: throws when it is not installed.
  */
 export function defaultPackageDir(): string {
-    return path.dirname(require.resolve('@tango-v2/scrcpy/package.json'));
+  return path.dirname(require.resolve('@tango-v2/scrcpy/package.json'));
 }
 
 const cache = new Map<string, OptionsInheritanceData>();
@@ -364,47 +361,47 @@ const cache = new Map<string, OptionsInheritanceData>();
  * Facts: the package's own TypeScript source, read with the TypeScript compiler API.
  */
 export function scrcpyInheritanceData(packageDir: string = defaultPackageDir()): OptionsInheritanceData {
-    const cached = cache.get(packageDir);
-    if (cached !== undefined) {
-        return cached;
-    }
-    const packageJsonPath = path.join(packageDir, 'package.json');
-    const entry = path.join(packageDir, 'src', 'index.ts');
-    if (!fs.existsSync(packageJsonPath) || !fs.existsSync(entry)) {
-        throw new Error(
-            `${packageDir} has no package.json or src/index.ts; the options-inheritance grid needs the TypeScript source of @yume-chan/scrcpy.`,
-        );
-    }
-    const packageJson = JSON.parse(fs.readFileSync(packageJsonPath, 'utf8')) as {name?: string; version?: string};
-    const program = ts.createProgram({
-        rootNames: [entry],
-        options: {
-            noEmit: true,
-            noLib: true,
-            types: [],
-            skipLibCheck: true,
-            target: ts.ScriptTarget.ES2022,
-            module: ts.ModuleKind.ESNext,
-            moduleResolution: ts.ModuleResolutionKind.Bundler,
-        },
-    });
-    const data = inheritanceFromProgram(
-        program,
-        path.join(packageDir, 'src'),
-        packageJson.name ?? '@yume-chan/scrcpy',
-        packageJson.version ?? 'unknown',
+  const cached = cache.get(packageDir);
+  if (cached !== undefined) {
+    return cached;
+  }
+  const packageJsonPath = path.join(packageDir, 'package.json');
+  const entry = path.join(packageDir, 'src', 'index.ts');
+  if (!fs.existsSync(packageJsonPath) || !fs.existsSync(entry)) {
+    throw new Error(
+      `${packageDir} has no package.json or src/index.ts; the options-inheritance grid needs the TypeScript source of @yume-chan/scrcpy.`,
     );
-    cache.set(packageDir, data);
-    return data;
+  }
+  const packageJson = JSON.parse(fs.readFileSync(packageJsonPath, 'utf8')) as {name?: string; version?: string};
+  const program = ts.createProgram({
+    rootNames: [entry],
+    options: {
+      noEmit: true,
+      noLib: true,
+      types: [],
+      skipLibCheck: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+    },
+  });
+  const data = inheritanceFromProgram(
+    program,
+    path.join(packageDir, 'src'),
+    packageJson.name ?? '@yume-chan/scrcpy',
+    packageJson.version ?? 'unknown',
+  );
+  cache.set(packageDir, data);
+  return data;
 }
 
 /** Options of {@link remarkScrcpyInheritance}. */
 export interface ScrcpyInheritanceOptions {
-    /**
-     * Folder of the `@yume-chan/scrcpy` package to read; default: the package of the page's docs
-     * version (see DATA_PACKAGES in ./docs-version.ts).
-     */
-    packageDir?: string;
+  /**
+   * Folder of the `@yume-chan/scrcpy` package to read; default: the package of the page's docs
+   * version (see DATA_PACKAGES in ./docs-version.ts).
+   */
+  packageDir?: string;
 }
 
 /**
@@ -422,25 +419,23 @@ export interface ScrcpyInheritanceOptions {
  * Facts: the `@yume-chan/scrcpy` source of the page's docs version, via
  * {@link scrcpyInheritanceData}.
  */
-const remarkScrcpyInheritance: Plugin<[ScrcpyInheritanceOptions?], Root> = function remarkScrcpyInheritance(
-    options = {},
-) {
-    return (tree, file) => {
-        visit(tree, (node) => {
-            if ((node.type !== 'mdxJsxFlowElement' && node.type !== 'mdxJsxTextElement') || node.name !== 'OptionsInheritance') {
-                return;
-            }
-            const start = node.position?.start;
-            const place = `${file.path ?? '<unknown file>'}${start === undefined ? '' : `:${start.line}:${start.column}`}`;
-            let data: OptionsInheritanceData;
-            try {
-                data = scrcpyInheritanceData(options.packageDir ?? packageDirOf(dataPackageFor(file.path, 'scrcpy')));
-            } catch (error) {
-                throw new Error(`${place}: <OptionsInheritance>: ${(error as Error).message}`, {cause: error});
-            }
-            setDataAttribute(node, data);
-        });
-    };
+const remarkScrcpyInheritance: Plugin<[ScrcpyInheritanceOptions?], Root> = function remarkScrcpyInheritance(options = {}) {
+  return (tree, file) => {
+    visit(tree, (node) => {
+      if ((node.type !== 'mdxJsxFlowElement' && node.type !== 'mdxJsxTextElement') || node.name !== 'OptionsInheritance') {
+        return;
+      }
+      const start = node.position?.start;
+      const place = `${file.path ?? '<unknown file>'}${start === undefined ? '' : `:${start.line}:${start.column}`}`;
+      let data: OptionsInheritanceData;
+      try {
+        data = scrcpyInheritanceData(options.packageDir ?? packageDirOf(dataPackageFor(file.path, 'scrcpy')));
+      } catch (error) {
+        throw new Error(`${place}: <OptionsInheritance>: ${(error as Error).message}`, {cause: error});
+      }
+      setDataAttribute(node, data);
+    });
+  };
 };
 
 export default remarkScrcpyInheritance;

@@ -5,31 +5,31 @@ import {dataPackageFor, docsVersionOfFile, DATA_PACKAGES} from './docs-version';
 
 /** One Scrcpy server version that `@yume-chan/scrcpy` supports, as one table row. */
 export interface ScrcpyVersionRow {
-    /** Server version, e.g. `"2.1.1"`. */
-    version: string;
-    /** Options class exported by `@yume-chan/scrcpy`, e.g. `"ScrcpyOptions2_1_1"`. */
-    scrcpyClass: string;
-    /**
-     * Matching class exported by `@yume-chan/adb-scrcpy`, or `undefined` when that package exports
-     * none (or was not given).
-     */
-    adbScrcpyClass: string | undefined;
-    /** Option names in this version's `Defaults` but not in the previous version's (all of them for the first). */
-    added: string[];
-    /** Option names in the previous version's `Defaults` but not in this version's. */
-    removed: string[];
+  /** Server version, e.g. `"2.1.1"`. */
+  version: string;
+  /** Options class exported by `@yume-chan/scrcpy`, e.g. `"ScrcpyOptions2_1_1"`. */
+  scrcpyClass: string;
+  /**
+   * Matching class exported by `@yume-chan/adb-scrcpy`, or `undefined` when that package exports
+   * none (or was not given).
+   */
+  adbScrcpyClass: string | undefined;
+  /** Option names in this version's `Defaults` but not in the previous version's (all of them for the first). */
+  added: string[];
+  /** Option names in the previous version's `Defaults` but not in this version's. */
+  removed: string[];
 }
 
 const CLASS_NAME = /^ScrcpyOptions(\d+)_(\d+)(?:_(\d+))?$/;
 
 function compareVersions(a: number[], b: number[]): number {
-    for (let index = 0; index < 3; index += 1) {
-        const difference = (a[index] ?? 0) - (b[index] ?? 0);
-        if (difference !== 0) {
-            return difference;
-        }
+  for (let index = 0; index < 3; index += 1) {
+    const difference = (a[index] ?? 0) - (b[index] ?? 0);
+    if (difference !== 0) {
+      return difference;
     }
-    return 0;
+  }
+  return 0;
 }
 
 /**
@@ -54,46 +54,49 @@ function compareVersions(a: number[], b: number[]): number {
  * version; see DATA_PACKAGES in ./docs-version.ts).
  */
 export function scrcpyVersionRows(
-    scrcpyModule: Readonly<Record<string, unknown>>,
-    adbScrcpyModule: Readonly<Record<string, unknown>> | undefined,
+  scrcpyModule: Readonly<Record<string, unknown>>,
+  adbScrcpyModule: Readonly<Record<string, unknown>> | undefined,
 ): ScrcpyVersionRow[] {
-    const versions = Object.keys(scrcpyModule)
-        .map((name) => ({name, match: CLASS_NAME.exec(name)}))
-        .filter((entry): entry is {name: string; match: RegExpExecArray} => entry.match !== null)
-        .map(({name, match}) => ({
-            name,
-            numbers: match.slice(1).filter((part) => part !== undefined).map(Number),
-        }))
-        .sort((a, b) => compareVersions(a.numbers, b.numbers));
-    if (versions.length === 0) {
-        throw new Error(
-            'scrcpy-versions: the @yume-chan/scrcpy module exports no ScrcpyOptionsX_Y class; did the package change its structure?',
-        );
-    }
+  const versions = Object.keys(scrcpyModule)
+    .map((name) => ({name, match: CLASS_NAME.exec(name)}))
+    .filter((entry): entry is {name: string; match: RegExpExecArray} => entry.match !== null)
+    .map(({name, match}) => ({
+      name,
+      numbers: match
+        .slice(1)
+        .filter((part) => part !== undefined)
+        .map(Number),
+    }))
+    .sort((a, b) => compareVersions(a.numbers, b.numbers));
+  if (versions.length === 0) {
+    throw new Error(
+      'scrcpy-versions: the @yume-chan/scrcpy module exports no ScrcpyOptionsX_Y class; did the package change its structure?',
+    );
+  }
 
-    let previous: string[] = [];
-    return versions.map(({name, numbers}, index) => {
-        const versionClass = scrcpyModule[name] as {Defaults?: unknown; DEFAULTS?: unknown} | undefined;
-        const own = versionClass?.Defaults ?? versionClass?.DEFAULTS;
-        // 0.0.24's ScrcpyOptions1_25 declares no defaults of its own and passes 1.24's to its base.
-        const defaults = own ?? (index > 0 ? Object.fromEntries(previous.map((key) => [key, undefined])) : undefined);
-        if (typeof defaults !== 'object' || defaults === null) {
-            throw new Error(
-                `scrcpy-versions: ${name} has no static Defaults (or DEFAULTS) object; update src/remark/scrcpy-versions.ts to read its options another way.`,
-            );
-        }
-        const keys = Object.keys(defaults);
-        const adbName = `Adb${name}`;
-        const row: ScrcpyVersionRow = {
-            version: numbers.join('.'),
-            scrcpyClass: name,
-            adbScrcpyClass: typeof adbScrcpyModule?.[adbName] === 'function' ? adbName : undefined,
-            added: index === 0 ? keys : keys.filter((key) => !previous.includes(key)),
-            removed: previous.filter((key) => !keys.includes(key)),
-        };
-        previous = keys;
-        return row;
-    });
+  let previous: string[] = [];
+  return versions.map(({name, numbers}, index) => {
+    const versionClass = scrcpyModule[name] as {Defaults?: unknown; DEFAULTS?: unknown} | undefined;
+    const own = versionClass?.Defaults ?? versionClass?.DEFAULTS;
+    // 0.0.24's ScrcpyOptions1_25 declares no defaults of its own and passes 1.24's to its base.
+    const defaults = own ?? (index > 0 ? Object.fromEntries(previous.map((key) => [key, undefined])) : undefined);
+    if (typeof defaults !== 'object' || defaults === null) {
+      throw new Error(
+        `scrcpy-versions: ${name} has no static Defaults (or DEFAULTS) object; update src/remark/scrcpy-versions.ts to read its options another way.`,
+      );
+    }
+    const keys = Object.keys(defaults);
+    const adbName = `Adb${name}`;
+    const row: ScrcpyVersionRow = {
+      version: numbers.join('.'),
+      scrcpyClass: name,
+      adbScrcpyClass: typeof adbScrcpyModule?.[adbName] === 'function' ? adbName : undefined,
+      added: index === 0 ? keys : keys.filter((key) => !previous.includes(key)),
+      removed: previous.filter((key) => !keys.includes(key)),
+    };
+    previous = keys;
+    return row;
+  });
 }
 
 /**
@@ -107,24 +110,28 @@ export function scrcpyVersionRows(
  * error when the packages are not installed.
  */
 export async function loadScrcpyVersionRows(filePath?: string): Promise<ScrcpyVersionRow[]> {
-    const scrcpyModule = (await import(dataPackageFor(filePath, 'scrcpy'))) as Record<string, unknown>;
-    const adbScrcpyAlias = DATA_PACKAGES[docsVersionOfFile(filePath)]?.['adb-scrcpy'];
-    const adbScrcpyModule =
-        adbScrcpyAlias === undefined ? undefined : ((await import(adbScrcpyAlias)) as Record<string, unknown>);
-    return scrcpyVersionRows(scrcpyModule, adbScrcpyModule);
+  const scrcpyModule = (await import(dataPackageFor(filePath, 'scrcpy'))) as Record<string, unknown>;
+  const adbScrcpyAlias = DATA_PACKAGES[docsVersionOfFile(filePath)]?.['adb-scrcpy'];
+  const adbScrcpyModule = adbScrcpyAlias === undefined ? undefined : ((await import(adbScrcpyAlias)) as Record<string, unknown>);
+  return scrcpyVersionRows(scrcpyModule, adbScrcpyModule);
 }
 
 function cell(children: PhrasingContent[]): TableCell {
-    return {type: 'tableCell', children};
+  return {type: 'tableCell', children};
 }
 
 function codeList(names: string[]): PhrasingContent[] {
-    if (names.length === 0) {
-        return [{type: 'text', value: '—'}];
-    }
-    return names.flatMap((name, index): PhrasingContent[] =>
-        index === 0 ? [{type: 'inlineCode', value: name}] : [{type: 'text', value: ', '}, {type: 'inlineCode', value: name}],
-    );
+  if (names.length === 0) {
+    return [{type: 'text', value: '—'}];
+  }
+  return names.flatMap((name, index): PhrasingContent[] =>
+    index === 0
+      ? [{type: 'inlineCode', value: name}]
+      : [
+          {type: 'text', value: ', '},
+          {type: 'inlineCode', value: name},
+        ],
+  );
 }
 
 /**
@@ -137,31 +144,29 @@ function codeList(names: string[]): PhrasingContent[] {
  * added, options removed; a missing class or an empty list is shown as "—". Errors: none.
  */
 export function scrcpyVersionsTable(rows: readonly ScrcpyVersionRow[], withAdbScrcpy = true): Table {
-    const titles = ['Server version', '@yume-chan/scrcpy class', '@yume-chan/adb-scrcpy class', 'Options added', 'Options removed'];
-    const keep = (_: unknown, index: number) => withAdbScrcpy || index !== 2;
-    const header: TableRow = {
+  const titles = ['Server version', '@yume-chan/scrcpy class', '@yume-chan/adb-scrcpy class', 'Options added', 'Options removed'];
+  const keep = (_: unknown, index: number) => withAdbScrcpy || index !== 2;
+  const header: TableRow = {
+    type: 'tableRow',
+    children: titles.filter(keep).map((title) => cell([{type: 'text', value: title}])),
+  };
+  return {
+    type: 'table',
+    align: titles.filter(keep).map(() => null),
+    children: [
+      header,
+      ...rows.map((row): TableRow => ({
         type: 'tableRow',
-        children: titles.filter(keep).map((title) => cell([{type: 'text', value: title}])),
-    };
-    return {
-        type: 'table',
-        align: titles.filter(keep).map(() => null),
         children: [
-            header,
-            ...rows.map(
-                (row): TableRow => ({
-                    type: 'tableRow',
-                    children: [
-                        cell([{type: 'text', value: row.version}]),
-                        cell(codeList([row.scrcpyClass])),
-                        cell(codeList(row.adbScrcpyClass === undefined ? [] : [row.adbScrcpyClass])),
-                        cell(codeList(row.added)),
-                        cell(codeList(row.removed)),
-                    ].filter(keep),
-                }),
-            ),
-        ],
-    };
+          cell([{type: 'text', value: row.version}]),
+          cell(codeList([row.scrcpyClass])),
+          cell(codeList(row.adbScrcpyClass === undefined ? [] : [row.adbScrcpyClass])),
+          cell(codeList(row.added)),
+          cell(codeList(row.removed)),
+        ].filter(keep),
+      })),
+    ],
+  };
 }
 
 /**
@@ -175,29 +180,29 @@ export function scrcpyVersionsTable(rows: readonly ScrcpyVersionRow[], withAdbSc
  * Register it before the TypeScript-to-JavaScript tabs plugin.
  */
 const remarkScrcpyVersions: Plugin<[], Root> = function remarkScrcpyVersions() {
-    return async (tree, file) => {
-        const places: {parent: {children: unknown[]}; index: number}[] = [];
-        visit(tree, 'mdxJsxFlowElement', (node, index, parent) => {
-            if (node.name === 'ScrcpyVersionsTable' && parent !== undefined && index !== undefined) {
-                places.push({parent, index});
-                return SKIP;
-            }
-            return undefined;
-        });
-        if (places.length === 0) {
-            return;
-        }
-        let rows: ScrcpyVersionRow[];
-        try {
-            rows = await loadScrcpyVersionRows(file.path);
-        } catch (error) {
-            throw new Error(`${file.path}: <ScrcpyVersionsTable />: ${(error as Error).message}`, {cause: error});
-        }
-        for (const {parent, index} of places) {
-            const withAdbScrcpy = DATA_PACKAGES[docsVersionOfFile(file.path)]?.['adb-scrcpy'] !== undefined;
-            parent.children[index] = scrcpyVersionsTable(rows, withAdbScrcpy);
-        }
-    };
+  return async (tree, file) => {
+    const places: {parent: {children: unknown[]}; index: number}[] = [];
+    visit(tree, 'mdxJsxFlowElement', (node, index, parent) => {
+      if (node.name === 'ScrcpyVersionsTable' && parent !== undefined && index !== undefined) {
+        places.push({parent, index});
+        return SKIP;
+      }
+      return undefined;
+    });
+    if (places.length === 0) {
+      return;
+    }
+    let rows: ScrcpyVersionRow[];
+    try {
+      rows = await loadScrcpyVersionRows(file.path);
+    } catch (error) {
+      throw new Error(`${file.path}: <ScrcpyVersionsTable />: ${(error as Error).message}`, {cause: error});
+    }
+    for (const {parent, index} of places) {
+      const withAdbScrcpy = DATA_PACKAGES[docsVersionOfFile(file.path)]?.['adb-scrcpy'] !== undefined;
+      parent.children[index] = scrcpyVersionsTable(rows, withAdbScrcpy);
+    }
+  };
 };
 
 export default remarkScrcpyVersions;

@@ -47,10 +47,7 @@ export function splitHighlightMeta(meta: string | null | undefined): {lines: num
  * @returns The JavaScript source, ending without a trailing newline.
  * @throws Error naming the first syntax error when the TypeScript does not parse.
  */
-export function transpileForReaders(
-  code: string,
-  options: {highlight?: readonly number[]; jsx?: boolean} = {},
-): Promise<string> {
+export function transpileForReaders(code: string, options: {highlight?: readonly number[]; jsx?: boolean} = {}): Promise<string> {
   // The same sample often appears in several versions of a page: each is converted once per build
   // process (half of the ~1 070 blocks are repeats; each conversion takes ~9 ms of main thread).
   const key = JSON.stringify([code, options.highlight ?? [], options.jsx ?? false]);
@@ -106,7 +103,10 @@ async function convert(code: string, options: {highlight?: readonly number[]; js
   if (lastImport >= 0 && lines[lastImport + 1]) {
     lines.splice(lastImport + 1, 0, '');
   }
-  return lines.join('\n').replace(/\n{3,}/g, '\n\n').trim();
+  return lines
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 function jsxAttribute(name: string, value: string | null) {
@@ -155,7 +155,7 @@ export default function tsToJsTabs() {
       try {
         javascript = await transpileForReaders(node.value, {highlight: lines, jsx: node.lang === 'tsx'});
       } catch (error) {
-        throw new Error(`${file.path ?? 'MDX file'}:${node.position?.start.line ?? '?'}: ${(error as Error).message}`);
+        throw new Error(`${file.path ?? 'MDX file'}:${node.position?.start.line ?? '?'}: ${(error as Error).message}`, {cause: error});
       }
       const jsTitle = rest.replace(/(title=["'][^"']*?)\.ts(x?)(["'])/, '$1.js$2$3');
       const jsBlock: Code = {type: 'code', lang: node.lang === 'tsx' ? 'jsx' : 'js', meta: jsTitle || null, value: javascript};

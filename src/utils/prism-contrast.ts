@@ -67,11 +67,7 @@ export function withContrast(color: Rgb, backgrounds: readonly Rgb[], minimum: n
  * @returns A new theme; colours it cannot parse are left as they are. Errors: throws when the
  *   theme's background colour cannot be parsed, since no contrast can be computed then.
  */
-export function accessiblePrismTheme(
-  theme: PrismTheme,
-  highlight: readonly [number, number, number, number],
-  minimum = 4.5,
-): PrismTheme {
+export function accessiblePrismTheme(theme: PrismTheme, highlight: readonly [number, number, number, number], minimum = 4.5): PrismTheme {
   const background = parseColor(theme.plain.backgroundColor ?? '');
   if (background === null) throw new Error(`prism theme background "${theme.plain.backgroundColor}" is not a colour this helper reads`);
   const alpha = highlight[3];

@@ -17,7 +17,6 @@ const FAILING_IMPACTS = ['serious', 'critical'];
 const CHUNK = 18;
 const expected = expectedRoutes();
 
-
 // A trace of 18 pages with axe runs costs more time than it helps: the failure message already
 // names each route, rule and element.
 test.use({trace: 'off'});
@@ -41,11 +40,18 @@ async function openSettled(page: Page, route: string) {
 async function violations(page: Page, route: string): Promise<string[]> {
   // Legacy mode runs axe in the page itself; the default opens a blank page per run to merge
   // the results of each frame, which doubles the time and the pages have no frames.
-  const results = await new AxeBuilder({page}).withTags(TAGS).options({resultTypes: ['violations']}).setLegacyMode(true).analyze();
+  const results = await new AxeBuilder({page})
+    .withTags(TAGS)
+    .options({resultTypes: ['violations']})
+    .setLegacyMode(true)
+    .analyze();
   return results.violations
     .filter((v) => FAILING_IMPACTS.includes(v.impact ?? ''))
     .map((v) => {
-      const targets = v.nodes.slice(0, 3).map((node) => node.target.join(' ')).join(' | ');
+      const targets = v.nodes
+        .slice(0, 3)
+        .map((node) => node.target.join(' '))
+        .join(' | ');
       const more = v.nodes.length > 3 ? ` (+${v.nodes.length - 3} more)` : '';
       return `${route}: ${v.id} (${v.impact}) — ${v.help} — ${targets}${more}`;
     });
@@ -72,7 +78,9 @@ test('the sample covers every 2.0.0 route and each older home', () => {
 // names a short range of routes (axe takes ~2 s a page).
 for (let start = 0; start < lightRoutes.length; start += CHUNK) {
   const chunk = lightRoutes.slice(start, start + CHUNK);
-  test(`light mode: routes ${start + 1}-${start + chunk.length} of ${lightRoutes.length} have no serious WCAG 2.1 AA violations`, async ({page}) => {
+  test(`light mode: routes ${start + 1}-${start + chunk.length} of ${lightRoutes.length} have no serious WCAG 2.1 AA violations`, async ({
+    page,
+  }) => {
     test.setTimeout(240_000);
     const found: string[] = [];
     for (const route of chunk) {

@@ -29,7 +29,7 @@ test('gtag sends page_view only when pathname, search or hash changed', async ({
   await expect.poll(() => pageViews(page)).toHaveLength(2);
 
   const paths = await page.evaluate(() =>
-    ((window as unknown as {dataLayer: IArguments[]}).dataLayer)
+    (window as unknown as {dataLayer: IArguments[]}).dataLayer
       .map((entry) => Array.from(entry))
       .filter((call) => call[0] === 'set' && call[1] === 'page_path')
       .map((call) => call[2]),

@@ -185,7 +185,14 @@ test('hostile values in the query parameters a doc page reads, or might, change 
 
 test('hostile URL hashes, on load and on a loaded page, change nothing', async ({page, watch}) => {
   // Raw as well as encoded: malformed escapes and markup as a hand-made link has them.
-  const hashes = [...HOSTILE.map((value) => encodeURIComponent(value)), '%E0%A4%A', '%', '%ZZ', '<img src=x onerror=window.__pwned=1>', HUGE];
+  const hashes = [
+    ...HOSTILE.map((value) => encodeURIComponent(value)),
+    '%E0%A4%A',
+    '%',
+    '%ZZ',
+    '<img src=x onerror=window.__pwned=1>',
+    HUGE,
+  ];
   // A different route each time, so that each hash comes with a full page load.
   const routes = ['/api/', '/internal/packet/', '/search/?q=adb', '/no/such/page/'];
   for (const [index, hash] of hashes.entries()) {
@@ -234,9 +241,12 @@ for (const values of [STORAGE_VALUES.slice(0, 7), STORAGE_VALUES.slice(7)]) {
         const label = `localStorage=${JSON.stringify(value.slice(0, 40))} on ${route}`;
         // A same-origin file without the site's scripts, to write the keys before the site reads them.
         await page.goto('/img/favicon.svg');
-        await page.evaluate(([names, v]) => {
-          for (const name of names) window.localStorage.setItem(name, v);
-        }, [keys, value] as const);
+        await page.evaluate(
+          ([names, v]) => {
+            for (const name of names) window.localStorage.setItem(name, v);
+          },
+          [keys, value] as const,
+        );
         await gotoHydrated(page, route);
         await expectHydrated(page, label);
         await expectNothingInjected(page, label);

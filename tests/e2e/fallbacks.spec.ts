@@ -8,7 +8,12 @@ test('an unknown path gets the not-found page with HTTP 404, navbar, search and 
   await expect(page.locator('nav.navbar')).toBeVisible();
   await expect(page.locator('.navbar__items--right input.navbar__search-input')).toBeVisible();
   const main = page.locator('main');
-  for (const [label, href] of [['Guide', '/'], ['API', '/api/'], ['Scrcpy', '/scrcpy/'], ['Internal', '/internal/']]) {
+  for (const [label, href] of [
+    ['Guide', '/'],
+    ['API', '/api/'],
+    ['Scrcpy', '/scrcpy/'],
+    ['Internal', '/internal/'],
+  ]) {
     await expect(main.getByRole('link', {name: label, exact: true})).toHaveAttribute('href', href);
   }
   await expect(main.getByRole('heading', {name: 'This page in other versions'})).toHaveCount(0);
@@ -22,7 +27,10 @@ test('a not-found page under an older version hydrates without errors and shows 
     expect(response?.status()).toBe(404);
     const right = page.locator('.navbar__items--right');
     await expect(right.locator('.dropdown > .navbar__link')).toHaveText(version);
-    await expect(page.locator('.navbar__items:not(.navbar__items--right)').getByRole('link', {name: 'API', exact: true})).toHaveAttribute('href', `/${version}/api/`);
+    await expect(page.locator('.navbar__items:not(.navbar__items--right)').getByRole('link', {name: 'API', exact: true})).toHaveAttribute(
+      'href',
+      `/${version}/api/`,
+    );
     await expect(page.locator('main code').first()).toHaveText(`/${version}/zzz/`);
   }
   // The fixture fails the test on any console error, React's hydration errors (#418, #423, #425) included.
@@ -31,7 +39,9 @@ test('a not-found page under an older version hydrates without errors and shows 
 
 test('the not-found page links to the page where it exists in another version', async ({page}) => {
   // A page that 2.0.0 has and 1.1.0 does not (the subprocess split), asked for under /1.1.0/.
-  const only2 = expectedRoutes().get('2.0.0')!.filter((route) => !expectedRoutes().get('1.1.0')!.includes(`/1.1.0${route}`) && route !== '/');
+  const only2 = expectedRoutes()
+    .get('2.0.0')!
+    .filter((route) => !expectedRoutes().get('1.1.0')!.includes(`/1.1.0${route}`) && route !== '/');
   expect(only2).toContain('/api/adb/subprocess/none-protocol/');
   const target = '/api/adb/subprocess/none-protocol/';
   const response = await gotoHydrated(page, `/1.1.0${target}`);
@@ -97,7 +107,10 @@ test('a failed chunk shows our load-error box, readable (axe) and Retry reloads 
   const box = page.getByRole('alert').filter({hasText: 'could not be loaded'});
   await expect(box).toBeVisible({timeout: 15_000});
   await expect(box).toContainText(/Loading chunk|ChunkLoadError|failed/i);
-  const {violations} = await new AxeBuilder({page}).include('[data-load-error]').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const {violations} = await new AxeBuilder({page})
+    .include('[data-load-error]')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
   expect(violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
   blocked = false;
   const reloaded = page.waitForEvent('load');

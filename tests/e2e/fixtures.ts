@@ -14,7 +14,10 @@ export function expectedRoutes(): Map<string, string[]> {
   const dir = path.resolve(import.meta.dirname, '../../../shared/spec/routes');
   const routes = new Map<string, string[]>();
   for (const file of readdirSync(dir).filter((f) => /^\d+\.\d+\.\d+\.txt$/.test(f))) {
-    const lines = readFileSync(path.join(dir, file), 'utf8').split('\n').map((l) => l.trim()).filter(Boolean);
+    const lines = readFileSync(path.join(dir, file), 'utf8')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
     routes.set(file.replace(/\.txt$/, ''), lines);
   }
   return routes;
@@ -29,16 +32,22 @@ export function expectedTitles(): Map<string, string[]> {
   const lines = spec.split('\n');
   const header = lines.find((line) => line.startsWith('| doc id |'));
   if (header === undefined) throw new Error('pages.md: no page table (a row starting "| doc id |")');
-  const versions = header.split('|').slice(2, -1).map((cell) => cell.trim().split(' ')[0]!);
+  const versions = header
+    .split('|')
+    .slice(2, -1)
+    .map((cell) => cell.trim().split(' ')[0]!);
   const titles = new Map<string, string[]>(versions.map((version) => [version, []]));
   for (const line of lines.filter((l) => l.startsWith('| `'))) {
-    line.split('|').slice(2, -1).forEach((cell, index) => {
-      const text = cell.trim();
-      if (text === '—') return;
-      const title = /^(.*)\[[^\]]*\]$/.exec(text)?.[1];
-      if (title === undefined) throw new Error(`pages.md: cannot read the title in "${text}"`);
-      titles.get(versions[index]!)!.push(title.replaceAll('`', ''));
-    });
+    line
+      .split('|')
+      .slice(2, -1)
+      .forEach((cell, index) => {
+        const text = cell.trim();
+        if (text === '—') return;
+        const title = /^(.*)\[[^\]]*\]$/.exec(text)?.[1];
+        if (title === undefined) throw new Error(`pages.md: cannot read the title in "${text}"`);
+        titles.get(versions[index]!)!.push(title.replaceAll('`', ''));
+      });
   }
   return titles;
 }
@@ -78,27 +87,27 @@ const NOT_FOUND_DOCUMENT = /Failed to load resource: the server responded with a
 export const test = base.extend<{watch: Watch}>({
   watch: [
     async ({context}, use) => {
-    const allowed: RegExp[] = [NOT_FOUND_DOCUMENT];
-    const watch: Watch = {
-      consoleErrors: [],
-      allowConsoleErrors: (pattern) => void allowed.push(pattern),
-      externalRequests: [],
-      failedRequests: [],
-    };
-    await context.route(/^(?!http:\/\/127\.0\.0\.1[:/])/, async (route) => {
-      const url = new URL(route.request().url());
-      if (url.protocol === 'data:' || url.protocol === 'blob:') return route.continue();
-      watch.externalRequests.push(url.href);
-      if (ANALYTICS_HOSTS.includes(url.hostname)) {
-        return route.fulfill({status: 200, contentType: 'text/javascript', body: ''});
-      }
-      return route.abort('blockedbyclient');
-    });
-    for (const page of context.pages()) listen(page, watch);
-    context.on('page', (page) => listen(page, watch));
-    await use(watch);
-    const unexpected = watch.consoleErrors.filter((error) => !allowed.some((pattern) => pattern.test(error)));
-    expect(unexpected, 'console errors during the test').toEqual([]);
+      const allowed: RegExp[] = [NOT_FOUND_DOCUMENT];
+      const watch: Watch = {
+        consoleErrors: [],
+        allowConsoleErrors: (pattern) => void allowed.push(pattern),
+        externalRequests: [],
+        failedRequests: [],
+      };
+      await context.route(/^(?!http:\/\/127\.0\.0\.1[:/])/, async (route) => {
+        const url = new URL(route.request().url());
+        if (url.protocol === 'data:' || url.protocol === 'blob:') return route.continue();
+        watch.externalRequests.push(url.href);
+        if (ANALYTICS_HOSTS.includes(url.hostname)) {
+          return route.fulfill({status: 200, contentType: 'text/javascript', body: ''});
+        }
+        return route.abort('blockedbyclient');
+      });
+      for (const page of context.pages()) listen(page, watch);
+      context.on('page', (page) => listen(page, watch));
+      await use(watch);
+      const unexpected = watch.consoleErrors.filter((error) => !allowed.some((pattern) => pattern.test(error)));
+      expect(unexpected, 'console errors during the test').toEqual([]);
     },
     {auto: true},
   ],

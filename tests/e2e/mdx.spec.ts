@@ -36,7 +36,12 @@ test('diagrams are drawn images: no Mermaid code loads, the colour mode picks th
   await diagram.scrollIntoViewIfNeeded();
   await expect.poll(() => diagram.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
   // The width and height attributes hold the drawing's own size, so the space is kept before it loads.
-  const size = await diagram.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight, Number(img.getAttribute('width')), Number(img.getAttribute('height'))]);
+  const size = await diagram.evaluate((img: HTMLImageElement) => [
+    img.naturalWidth,
+    img.naturalHeight,
+    Number(img.getAttribute('width')),
+    Number(img.getAttribute('height')),
+  ]);
   expect(Math.abs(size[0]! - size[2]!)).toBeLessThanOrEqual(1);
   expect(Math.abs(size[1]! - size[3]!)).toBeLessThanOrEqual(1);
 
@@ -67,7 +72,9 @@ test('every drawing keeps its labels at 4.5:1 contrast or more on its colour mod
 
 test('TypeScript samples come with a generated JavaScript tab, and the choice holds site-wide', async ({page, watch}) => {
   await gotoHydrated(page, '/');
-  const sample = page.locator('.tabs-container', {has: page.getByRole('tab', {name: 'JavaScript'}), hasText: 'AdbDaemonWebUsbDeviceManager'}).first();
+  const sample = page
+    .locator('.tabs-container', {has: page.getByRole('tab', {name: 'JavaScript'}), hasText: 'AdbDaemonWebUsbDeviceManager'})
+    .first();
   await expect(sample.getByRole('tab', {name: 'TypeScript'})).toHaveAttribute('aria-selected', 'true');
   await expect(sample.locator('[role="tabpanel"]:not([hidden]) code')).toContainText('AdbDaemonWebUsbDeviceManager');
   await sample.getByRole('tab', {name: 'JavaScript'}).click();

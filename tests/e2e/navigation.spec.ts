@@ -4,8 +4,16 @@ import {LATEST} from '../../src/versions/index.ts';
 test('navbar has the four sections, version dropdown, source link, search and colour toggle', async ({page, watch}) => {
   await gotoHydrated(page, '/');
   const navbar = page.locator('nav.navbar');
-  for (const [label, href] of [['Guide', '/'], ['API', '/api/'], ['Scrcpy', '/scrcpy/'], ['Internal', '/internal/']]) {
-    await expect(navbar.locator('.navbar__items:not(.navbar__items--right)').getByRole('link', {name: label, exact: true})).toHaveAttribute('href', href);
+  for (const [label, href] of [
+    ['Guide', '/'],
+    ['API', '/api/'],
+    ['Scrcpy', '/scrcpy/'],
+    ['Internal', '/internal/'],
+  ]) {
+    await expect(navbar.locator('.navbar__items:not(.navbar__items--right)').getByRole('link', {name: label, exact: true})).toHaveAttribute(
+      'href',
+      href,
+    );
   }
   const right = navbar.locator('.navbar__items--right');
   await expect(right.locator('.dropdown > .navbar__link')).toHaveText(LATEST.label);
@@ -24,8 +32,15 @@ test('footer has the dark style, both link columns and the copyright', async ({p
   const footer = page.locator('footer.footer');
   await expect(footer).toHaveClass(/footer--dark/);
   const columns = {
-    Links: [['Tango Web App', 'https://tangoapp.dev'], ['OpenCollective', 'https://opencollective.com/ya-webadb']],
-    Community: [['GitHub', 'https://github.com/yume-chan/ya-webadb'], ['Reddit', 'https://www.reddit.com/r/tango_adb'], ['Discord', 'https://discord.gg/26k3ttC2PN']],
+    Links: [
+      ['Tango Web App', 'https://tangoapp.dev'],
+      ['OpenCollective', 'https://opencollective.com/ya-webadb'],
+    ],
+    Community: [
+      ['GitHub', 'https://github.com/yume-chan/ya-webadb'],
+      ['Reddit', 'https://www.reddit.com/r/tango_adb'],
+      ['Discord', 'https://discord.gg/26k3ttC2PN'],
+    ],
   };
   for (const [title, links] of Object.entries(columns)) {
     const column = footer.locator('.footer__col', {has: page.locator('.footer__title', {hasText: title})});
@@ -36,7 +51,9 @@ test('footer has the dark style, both link columns and the copyright', async ({p
       await expect(link).toHaveAttribute('rel', 'noopener noreferrer');
     }
   }
-  await expect(footer.locator('.footer__copyright')).toHaveText(`Copyright © 2021-${new Date().getFullYear()} Tango ADB. Built with Docusaurus.`);
+  await expect(footer.locator('.footer__copyright')).toHaveText(
+    `Copyright © 2021-${new Date().getFullYear()} Tango ADB. Built with Docusaurus.`,
+  );
 });
 
 test('external links in page content open in a new tab', async ({page}) => {
@@ -159,10 +176,13 @@ test('a dismissed announcement stays dismissed after reload', async ({page}) => 
 test('the announcement bar follows the colour mode, with AA contrast in both', async ({page}) => {
   /** Relative luminance (WCAG 2.1) of a computed `rgb(r, g, b)` colour. */
   const luminance = (rgb: string) => {
-    const [r, g, b] = rgb.match(/\d+(\.\d+)?/g)!.slice(0, 3).map((part) => {
-      const c = Number(part) / 255;
-      return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-    });
+    const [r, g, b] = rgb
+      .match(/\d+(\.\d+)?/g)!
+      .slice(0, 3)
+      .map((part) => {
+        const c = Number(part) / 255;
+        return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+      });
     return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
   };
   for (const scheme of ['light', 'dark'] as const) {
@@ -173,13 +193,17 @@ test('the announcement bar follows the colour mode, with AA contrast in both', a
     const colours = await bar.evaluate((element) => {
       const style = getComputedStyle(element);
       // Infima leaves the light page transparent: the canvas behind it is white.
-      const page = [document.body, document.documentElement].map((node) => getComputedStyle(node).backgroundColor).find((colour) => !/^rgba\(.*, 0\)$|^transparent$/.test(colour));
+      const page = [document.body, document.documentElement]
+        .map((node) => getComputedStyle(node).backgroundColor)
+        .find((colour) => !/^rgba\(.*, 0\)$|^transparent$/.test(colour));
       return {background: style.backgroundColor, text: style.color, page: page ?? 'rgb(255, 255, 255)'};
     });
     const [bright, dim] = [luminance(colours.background), luminance(colours.text)].sort((a, b) => b - a);
     expect((bright! + 0.05) / (dim! + 0.05), `${scheme}: text on the bar`).toBeGreaterThanOrEqual(4.5);
     // The bar is dark on a dark page and light on a light one.
-    expect(luminance(colours.background) < 0.2, `${scheme}: bar ${colours.background} on page ${colours.page}`).toBe(luminance(colours.page) < 0.2);
+    expect(luminance(colours.background) < 0.2, `${scheme}: bar ${colours.background} on page ${colours.page}`).toBe(
+      luminance(colours.page) < 0.2,
+    );
   }
 });
 
@@ -208,10 +232,12 @@ test('links in view still prefetch their pages, queued for idle time (src/client
   // The queued prefetch answers every call with a promise (Docusaurus's own returns `false` at once
   // for the page already loaded), settled once the queued call has run.
   expect(await page.evaluate(() => window.docusaurus.prefetch(window.location.pathname) instanceof Promise)).toBe(true);
-  expect(await page.evaluate(async () => {
-    await window.docusaurus.prefetch('/api/adb/sync/read/');
-    return document.querySelectorAll('head link[rel="prefetch"]').length;
-  })).toBeGreaterThan(0);
+  expect(
+    await page.evaluate(async () => {
+      await window.docusaurus.prefetch('/api/adb/sync/read/');
+      return document.querySelectorAll('head link[rel="prefetch"]').length;
+    }),
+  ).toBeGreaterThan(0);
   // Following a prefetched link navigates in the page, without a new document.
   await page.evaluate(() => ((window as unknown as {marker: boolean}).marker = true));
   await page.locator('.theme-doc-sidebar-container a[href="/api/adb/sync/read/"]').click();

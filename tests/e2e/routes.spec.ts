@@ -11,17 +11,28 @@ const siteRoutes = new Set(['/search/']);
 const RENDER_CHUNK = 20;
 
 function decodeEntities(text: string): string {
-  return text.replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#x27;|&#39;/g, "'");
+  return text
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;|&#39;/g, "'");
 }
 
 test('the build has exactly the listed routes: none missing, none extra', () => {
   const siteFile = path.resolve(import.meta.dirname, '../../../shared/spec/routes/site.txt');
-  const listedSite = readFileSync(siteFile, 'utf8').split('\n').map((line) => line.trim()).filter(Boolean);
+  const listedSite = readFileSync(siteFile, 'utf8')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
   expect(allExpected.size + listedSite.length, 'routes listed in ../shared/spec/routes').toBe(365);
   const unlisted = built.filter((route) => !allExpected.has(route) && !siteRoutes.has(route));
   expect(unlisted, 'routes the build has but ../shared/spec/routes does not list').toEqual([]);
   for (const [version, routes] of expected) {
-    expect(routes.filter((route) => !built.includes(route)), `${version} routes not built`).toEqual([]);
+    expect(
+      routes.filter((route) => !built.includes(route)),
+      `${version} routes not built`,
+    ).toEqual([]);
   }
 });
 
@@ -51,7 +62,10 @@ for (const [version, routes] of expected) {
   // and a failure names a short range of routes.
   for (let start = 0; start < routes.length; start += RENDER_CHUNK) {
     const chunk = routes.slice(start, start + RENDER_CHUNK);
-    test(`built ${version} routes ${start + 1}-${start + chunk.length} render in the browser without console errors or failed requests`, async ({page, watch}) => {
+    test(`built ${version} routes ${start + 1}-${start + chunk.length} render in the browser without console errors or failed requests`, async ({
+      page,
+      watch,
+    }) => {
       test.setTimeout(240_000);
       for (const route of chunk) {
         await gotoHydrated(page, route, {waitUntil: 'load'});
@@ -76,7 +90,12 @@ test('the TCP connection category has its generated index in every version that 
   for (const [version, routes] of expected) {
     const route = routes.find((r) => r.endsWith('/category/tcp-connection/'));
     expect(route, version).toBeDefined();
-    const folder = path.resolve(import.meta.dirname, '../..', docsVersions().find((v) => v.version === version && !v.isNext)!.folder, 'tango/daemon/tcp');
+    const folder = path.resolve(
+      import.meta.dirname,
+      '../..',
+      docsVersions().find((v) => v.version === version && !v.isNext)!.folder,
+      'tango/daemon/tcp',
+    );
     expect(readFileSync(path.join(folder, '_category_.yml'), 'utf8')).toMatch(/type: generated-index\s+slug: \/category\/tcp-connection/);
     const hasPages = readdirSync(folder).some((file) => /\.mdx?$/.test(file));
     const response = await request.get(route!);

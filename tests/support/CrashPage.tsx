@@ -1,4 +1,5 @@
 import React, {type ReactNode} from 'react';
+import Heading from '@theme/Heading';
 import Layout from '@theme/Layout';
 import Loadable from 'react-loadable';
 import Loading from '@theme/Loading';
@@ -26,7 +27,7 @@ export default function CrashPage(): ReactNode {
   return (
     <Layout title="Test page">
       <main className="container margin-vert--lg">
-        <h1>Test page</h1>
+        <Heading as="h1">Test page</Heading>
         <Bomb />
         <LazyChunk />
       </main>

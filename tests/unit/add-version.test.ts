@@ -38,7 +38,8 @@ function runIn(cwd: string, command: string, args: string[]): string {
 
 /** The docs plugin's `versions` and `lastVersion` of the copy's config. */
 function docsOptions(cwd: string): {lastVersion: string; versions: Record<string, {label: string; path: string; banner: string}>} {
-  const script = 'const m = await import("./docusaurus.config.ts"); const c = m.default.default ?? m.default; console.log(JSON.stringify(c.presets[0][1].docs));';
+  const script =
+    'const m = await import("./docusaurus.config.ts"); const c = m.default.default ?? m.default; console.log(JSON.stringify(c.presets[0][1].docs));';
   const output = runIn(cwd, process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script]);
   return JSON.parse(output.trim().split('\n').pop()!);
 }
@@ -76,8 +77,8 @@ test('adding a version as the README says: freeze docs/, then document a newer r
     assert.deepEqual(frozen.versions.current, {label: 'Next', path: 'next', banner: 'unreleased', noIndex: true});
     const afterFreeze = checkCopy(site);
     // Both folders document CURRENT_VERSION and are counted apart, each fully type-checked.
-    const docsLine = afterFreeze.find((line) => line.startsWith(`${CURRENT_VERSION} (`) && line.includes('/docs/)'));
-    const frozenLine = afterFreeze.find((line) => line.includes(`/versioned_docs/version-${CURRENT_VERSION}/)`));
+    const docsLine = afterFreeze.find((line) => line.startsWith(`${CURRENT_VERSION} (`) && line.includes('(docs/)'));
+    const frozenLine = afterFreeze.find((line) => line.includes(`(versioned_docs/version-${CURRENT_VERSION}/)`));
     assert.ok(docsLine && frozenLine, afterFreeze.join('\n'));
     assert.equal(docsLine.slice(docsLine.indexOf(':')), frozenLine.slice(frozenLine.indexOf(':')));
     assert.match(afterFreeze.at(-1)!, /^samples: \d+ type-checked, 0 syntax-only, \d+ opted out, 0 failed$/, afterFreeze.join('\n'));
@@ -87,7 +88,10 @@ test('adding a version as the README says: freeze docs/, then document a newer r
     const source = fs.readFileSync(versionsFile, 'utf8');
     const raised = source
       .replace(`export const CURRENT_VERSION = '${CURRENT_VERSION}';`, "export const CURRENT_VERSION = '2.1.0';")
-      .replace('export const LIBRARIES: Readonly<Record<string, Library>> = {', `$&\n  '2.1.0': {kind: 'scope', scope: '@tango-v2', data: {}},`);
+      .replace(
+        'export const LIBRARIES: Readonly<Record<string, Library>> = {',
+        `$&\n  '2.1.0': {kind: 'scope', scope: '@tango-v2', data: {scrcpy: '@tango-v2/scrcpy', 'adb-scrcpy': '@tango-v2/adb-scrcpy', 'android-bin': '@tango-v2/android-bin'}},`,
+      );
     assert.notEqual(raised, source);
     fs.writeFileSync(versionsFile, raised);
     const released = docsOptions(site);
@@ -95,7 +99,10 @@ test('adding a version as the README says: freeze docs/, then document a newer r
     assert.deepEqual(released.versions.current, {label: '2.1.0', path: '/', banner: 'none'});
     assert.deepEqual(released.versions[CURRENT_VERSION], {label: CURRENT_VERSION, path: CURRENT_VERSION, banner: 'unmaintained'});
     const afterRaise = checkCopy(site);
-    assert.ok(afterRaise.some((line) => line.startsWith('2.1.0 (') && line.includes('/docs/)')), afterRaise.join('\n'));
+    assert.ok(
+      afterRaise.some((line) => line.startsWith('2.1.0 (') && line.includes('(docs/)')),
+      afterRaise.join('\n'),
+    );
     assert.match(afterRaise.at(-1)!, /^samples: \d+ type-checked, 0 syntax-only, \d+ opted out, 0 failed$/, afterRaise.join('\n'));
   } finally {
     fs.rmSync(root, {recursive: true, force: true});

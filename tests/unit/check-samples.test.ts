@@ -118,7 +118,7 @@ const FIXTURE: Record<string, string> = {
   'versioned_docs/version-1.1.0/intro.md': [
     '# Intro',
     '',
-    fence('', "const adb = await connect(;"),
+    fence('', 'const adb = await connect(;'),
     '',
     fence('', "import {Adb} from '@yume-chan/adb';\nexport function serial(adb: Adb): string {\n  return adb.serial;\n}"),
     '',
@@ -196,7 +196,10 @@ test('the checker reports each failing block and exits 1', () => {
     assert.equal(last, 'samples: 9 type-checked, 0 syntax-only, 1 opted out, 5 failed', stdout);
     assert.equal(status, 1);
     // The 2.0.0 type error, at its position in the page (indented list item, after the fence line).
-    assert.match(stdout, new RegExp(`^${rel('docs/guides/errors.md')}:8:10 TS2322: Type 'number' is not assignable to type 'string'\\.$`, 'm'));
+    assert.match(
+      stdout,
+      new RegExp(`^${rel('docs/guides/errors.md')}:8:10 TS2322: Type 'number' is not assignable to type 'string'\\.$`, 'm'),
+    );
     assert.match(stdout, new RegExp(`^${rel('docs/guides/errors.md')}:15:1 partial needs a reason`, 'm'));
     assert.match(stdout, new RegExp(`^${rel('docs/broken.mdx')}:3:1 cannot parse as MDX: Expected a closing tag for \`<Tabs>\``, 'm'));
     assert.match(stdout, new RegExp(`^${rel('versioned_docs/version-1.1.0/intro.md')}:4:27 TS1005: '\\)' expected\\.$`, 'm'));
@@ -210,7 +213,7 @@ test('the checker reports each failing block and exits 1', () => {
   }
 });
 
-test('1.x samples are type-checked against that version\'s sources: wrong ones fail, right ones pass', () => {
+test("1.x samples are type-checked against that version's sources: wrong ones fail, right ones pass", () => {
   // Wrong against the 1.0.0 sources: a misspelt method, a Promise used without await (trackDevices
   // returns Promise<DeviceObserver> in 1.0.0), and a class that only 1.1.0 has.
   const wrong = [
@@ -243,7 +246,13 @@ test('1.x samples are type-checked against that version\'s sources: wrong ones f
     assert.equal(last, 'samples: 2 type-checked, 0 syntax-only, 0 opted out, 1 failed', stdout);
     assert.equal(status, 1);
     const rel = path.relative(REPO, path.join(root, 'versioned_docs/version-1.0.0/a.md')).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    assert.match(stdout, new RegExp(`^${rel}:3:9 TS2305: Module '"@yume-chan/scrcpy-decoder-webcodecs"' has no exported member 'WebGLVideoFrameRenderer'`, 'm'));
+    assert.match(
+      stdout,
+      new RegExp(
+        `^${rel}:3:9 TS2305: Module '"@yume-chan/scrcpy-decoder-webcodecs"' has no exported member 'WebGLVideoFrameRenderer'`,
+        'm',
+      ),
+    );
     assert.match(stdout, new RegExp(`^${rel}:5:25 TS2339: Property 'getProperty' does not exist on type 'Adb'`, 'm'));
     assert.match(stdout, new RegExp(`^${rel}:7:12 TS2339: Property 'stop' does not exist on type 'Promise<DeviceObserver>'`, 'm'));
     assert.equal(stdout.match(/TS\d+/g)?.length, 3, stdout);

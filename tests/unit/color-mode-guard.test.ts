@@ -19,8 +19,16 @@ const SYSTEM: ColorModeSettings = {defaultMode: 'light', respectPrefersColorSche
 
 test('a corrupted data-theme becomes the mode the theme picks with no stored choice', () => {
   for (const bad of ['{{bad', '', 'system', 'LIGHT', '<img>', null]) {
-    assert.deepEqual(runGuard(SYSTEM, {'data-theme': bad, 'data-theme-choice': bad}), {'data-theme': 'light', 'data-theme-choice': 'system'}, String(bad));
-    assert.deepEqual(runGuard(SYSTEM, {'data-theme': bad, 'data-theme-choice': bad}, true), {'data-theme': 'dark', 'data-theme-choice': 'system'}, String(bad));
+    assert.deepEqual(
+      runGuard(SYSTEM, {'data-theme': bad, 'data-theme-choice': bad}),
+      {'data-theme': 'light', 'data-theme-choice': 'system'},
+      String(bad),
+    );
+    assert.deepEqual(
+      runGuard(SYSTEM, {'data-theme': bad, 'data-theme-choice': bad}, true),
+      {'data-theme': 'dark', 'data-theme-choice': 'system'},
+      String(bad),
+    );
     assert.deepEqual(
       runGuard({defaultMode: 'dark', respectPrefersColorScheme: false}, {'data-theme': bad, 'data-theme-choice': bad}),
       {'data-theme': 'dark', 'data-theme-choice': 'dark'},
@@ -35,16 +43,26 @@ test('valid modes and choices are left as they are', () => {
     ['dark', 'dark'],
     ['dark', 'system'],
   ] as const) {
-    assert.deepEqual(runGuard(SYSTEM, {'data-theme': mode, 'data-theme-choice': choice}), {'data-theme': mode, 'data-theme-choice': choice});
+    assert.deepEqual(runGuard(SYSTEM, {'data-theme': mode, 'data-theme-choice': choice}), {
+      'data-theme': mode,
+      'data-theme-choice': choice,
+    });
   }
   // A valid mode with a corrupted choice (?docusaurus-data-theme-choice=…): only the choice changes.
-  assert.deepEqual(runGuard(SYSTEM, {'data-theme': 'dark', 'data-theme-choice': '{{bad'}), {'data-theme': 'dark', 'data-theme-choice': 'system'});
+  assert.deepEqual(runGuard(SYSTEM, {'data-theme': 'dark', 'data-theme-choice': '{{bad'}), {
+    'data-theme': 'dark',
+    'data-theme-choice': 'system',
+  });
 });
 
-test('the plugin injects the script at the start of <body>, with the site\'s colour-mode settings', async () => {
-  const context = {siteConfig: {themeConfig: {colorMode: {defaultMode: 'dark', respectPrefersColorScheme: false}}}} as unknown as LoadContext;
+test("the plugin injects the script at the start of <body>, with the site's colour-mode settings", async () => {
+  const context = {
+    siteConfig: {themeConfig: {colorMode: {defaultMode: 'dark', respectPrefersColorScheme: false}}},
+  } as unknown as LoadContext;
   const plugin = colorModeGuardPlugin(context);
   assert.equal(plugin.name, 'tango-color-mode-guard');
   const tags = await plugin.injectHtmlTags!({content: undefined});
-  assert.deepEqual(tags, {preBodyTags: [{tagName: 'script', innerHTML: colorModeGuardScript({defaultMode: 'dark', respectPrefersColorScheme: false})}]});
+  assert.deepEqual(tags, {
+    preBodyTags: [{tagName: 'script', innerHTML: colorModeGuardScript({defaultMode: 'dark', respectPrefersColorScheme: false})}],
+  });
 });

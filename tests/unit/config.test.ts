@@ -26,16 +26,25 @@ test('the test-only route plugin exists only with TANGO_TEST_ROUTES=1', () => {
   assert.deepEqual(loadConfig({TANGO_TEST_ROUTES: '1'}, testRoutePlugins), 1);
   // The stand-ins plugin is always there, with both of its aliases.
   assert.deepEqual(
-    loadConfig({}, "Object.keys(c.plugins.find((p) => typeof p === 'function' && p.name === 'standInsPlugin')({siteDir: '/site'}).configureWebpack().resolve.alias)"),
+    loadConfig(
+      {},
+      "Object.keys(c.plugins.find((p) => typeof p === 'function' && p.name === 'standInsPlugin')({siteDir: '/site'}).configureWebpack().resolve.alias)",
+    ),
     ['prism-react-renderer$', '@docusaurus/ComponentCreator'],
   );
 });
 
 test('versions come from src/versions/index.ts and versions.json: the latest release at the root, older ones under their number', () => {
-  const docs = loadConfig({}, 'c.presets[0][1].docs') as {lastVersion: string; versions: Record<string, {label: string; path: string; banner: string; noIndex?: boolean}>};
+  const docs = loadConfig({}, 'c.presets[0][1].docs') as {
+    lastVersion: string;
+    versions: Record<string, {label: string; path: string; banner: string; noIndex?: boolean}>;
+  };
   assert.deepEqual(Object.keys(docs.versions), ['current', ...RELEASED_VERSIONS]);
   const atRoot = Object.entries(docs.versions).filter(([, options]) => options.path === '/');
-  assert.deepEqual(atRoot.map(([name]) => name), [docs.lastVersion]);
+  assert.deepEqual(
+    atRoot.map(([name]) => name),
+    [docs.lastVersion],
+  );
   if (RELEASED_VERSIONS.includes(CURRENT_VERSION)) {
     // docs/ has been frozen: it is the unreleased Next, and the newest frozen version is the latest.
     assert.deepEqual(docs.versions.current, {label: 'Next', path: 'next', banner: 'unreleased', noIndex: true});

@@ -4,9 +4,34 @@ import {findDocsElsewhere, type VersionDocs} from '../../src/theme/NotFound/Cont
 
 const doc = (path: string) => ({id: path, path});
 const versions: VersionDocs[] = [
-  {name: 'current', label: '2.0.0', isLast: true, path: '/', docs: [doc('/'), doc('/api/adb/subprocess/'), doc('/api/adb/subprocess/none-protocol/'), doc('/api/adb/subprocess/shell-protocol/'), doc('/api/bin/logcat/binary/'), doc('/api/bin/logcat/clear/')]},
-  {name: '1.1.0', label: '1.1.0', isLast: false, path: '/1.1.0', docs: [doc('/1.1.0/'), doc('/1.1.0/api/adb/subprocess/'), doc('/1.1.0/api/bin/logcat/binary/'), doc('/1.1.0/api/bin/logcat/clear/')]},
-  {name: '1.0.0', label: '1.0.0', isLast: false, path: '/1.0.0', docs: [doc('/1.0.0/'), doc('/1.0.0/api/adb/subprocess/'), doc('/1.0.0/api/bin/logcat/')]},
+  {
+    name: 'current',
+    label: '2.0.0',
+    isLast: true,
+    path: '/',
+    docs: [
+      doc('/'),
+      doc('/api/adb/subprocess/'),
+      doc('/api/adb/subprocess/none-protocol/'),
+      doc('/api/adb/subprocess/shell-protocol/'),
+      doc('/api/bin/logcat/binary/'),
+      doc('/api/bin/logcat/clear/'),
+    ],
+  },
+  {
+    name: '1.1.0',
+    label: '1.1.0',
+    isLast: false,
+    path: '/1.1.0',
+    docs: [doc('/1.1.0/'), doc('/1.1.0/api/adb/subprocess/'), doc('/1.1.0/api/bin/logcat/binary/'), doc('/1.1.0/api/bin/logcat/clear/')],
+  },
+  {
+    name: '1.0.0',
+    label: '1.0.0',
+    isLast: false,
+    path: '/1.0.0',
+    docs: [doc('/1.0.0/'), doc('/1.0.0/api/adb/subprocess/'), doc('/1.0.0/api/bin/logcat/')],
+  },
 ];
 
 test('a page that exists only in an older version is found there', () => {

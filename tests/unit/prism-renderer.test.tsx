@@ -8,7 +8,10 @@ import {Highlight as LibraryHighlight, normalizeTokens as libraryNormalize, them
 import {Highlight, normalizeTokens, Prism} from '../../src/prism/prism-react-renderer.ts';
 
 const SAMPLES: [language: string, code: string][] = [
-  ['ts', 'import { Adb } from "@yume-chan/adb";\n\n// connect\nconst adb: Adb = await connect(`tcp:${port}`);\nexport class A<T> extends B { #x = 0x1f; get y(): T | undefined { return /a+b/g.test("s") ? undefined : this.z; } }\n'],
+  [
+    'ts',
+    'import { Adb } from "@yume-chan/adb";\n\n// connect\nconst adb: Adb = await connect(`tcp:${port}`);\nexport class A<T> extends B { #x = 0x1f; get y(): T | undefined { return /a+b/g.test("s") ? undefined : this.z; } }\n',
+  ],
   ['tsx', 'export function App({ n }: { n: number }) {\n  return <div className="a">{n > 1 && <span>{"x"}</span>}</div>;\n}\n'],
   ['js', 'const a = 1;\r\nconst b = `x${a}y`;\r\n\r\n'],
   ['jsx', 'const el = <a href="/x">{1}</a>;'],
@@ -24,7 +27,11 @@ test('no grammar is built on import; the first Highlight adds the ones the docs 
   const global = globalThis as {Prism?: unknown};
   const sentinel = {};
   global.Prism = sentinel;
-  renderToStaticMarkup(<Highlight code="x" language="ts">{() => null}</Highlight>);
+  renderToStaticMarkup(
+    <Highlight code="x" language="ts">
+      {() => null}
+    </Highlight>,
+  );
   assert.equal(global.Prism, sentinel, 'the global Prism is restored');
   for (const language of ['typescript', 'ts', 'javascript', 'js', 'jsx', 'tsx', 'markup', 'html', 'bash', 'sh', 'json']) {
     assert.ok(Prism.languages[language], language);
@@ -59,7 +66,11 @@ test('Highlight renders the same markup as prism-react-renderer, with the same P
     );
   for (const [language, code] of SAMPLES) {
     for (const theme of [themes.github, themes.dracula]) {
-      assert.equal(render(Highlight, language, code, theme), render(LibraryHighlight as unknown as typeof Highlight, language, code, theme), language);
+      assert.equal(
+        render(Highlight, language, code, theme),
+        render(LibraryHighlight as unknown as typeof Highlight, language, code, theme),
+        language,
+      );
     }
   }
 });

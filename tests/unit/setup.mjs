@@ -22,17 +22,17 @@ import Module, {register} from 'node:module';
  * its source text is also sent to the loader thread below.
  */
 function createCssModuleStub() {
-    return new Proxy(
-        {},
-        {
-            get(_target, property) {
-                if (typeof property !== 'string' || property === 'then' || property === '__esModule') {
-                    return undefined;
-                }
-                return property;
-            },
-        },
-    );
+  return new Proxy(
+    {},
+    {
+      get(_target, property) {
+        if (typeof property !== 'string' || property === 'then' || property === '__esModule') {
+          return undefined;
+        }
+        return property;
+      },
+    },
+  );
 }
 
 // ES-module hook: `load` answers every URL ending in .css (query and hash
@@ -50,5 +50,5 @@ register(`data:text/javascript,${encodeURIComponent(esmHooks)}`);
 
 // CommonJS hook: `require('./x.module.css')` returns the same stub.
 Module._extensions['.css'] = (module) => {
-    module.exports = createCssModuleStub();
+  module.exports = createCssModuleStub();
 };

@@ -9,7 +9,18 @@ import tsToJsTabs, {splitHighlightMeta, transpileForReaders, CODE_LANGUAGE_GROUP
 async function transform(mdx: string): Promise<Root> {
   const processor = unified().use(remarkParse).use(remarkMdx).use(tsToJsTabs);
   const tree = processor.parse(mdx);
-  return (await processor.run(tree, {path: "fixture.mdx"} as never)) as unknown as Root;
+  return (await processor.run(tree, {path: 'fixture.mdx'} as never)) as unknown as Root;
+}
+
+/** An mdast or MDX JSX node, as these tests read it. */
+interface TestNode {
+  type: string;
+  name?: string;
+  lang?: string;
+  meta?: string;
+  value?: string;
+  attributes: Array<{name: string; value: unknown}>;
+  children: TestNode[];
 }
 
 const sample = [
@@ -25,16 +36,26 @@ const sample = [
 
 test('a ts block becomes TypeScript then JavaScript tabs in the site-wide group', async () => {
   const tree = await transform(`# Title\n\n${sample}\n`);
-  const tabs = tree.children[1] as any;
+  const tabs = tree.children[1] as unknown as TestNode;
   assert.equal(tabs.type, 'mdxJsxFlowElement');
   assert.equal(tabs.name, 'Tabs');
   assert.deepEqual(
-    tabs.attributes.map((a: any) => [a.name, a.value]),
-    [['groupId', CODE_LANGUAGE_GROUP], ['className', 'code-tabs'], ['lazy', null]],
+    tabs.attributes.map((a) => [a.name, a.value]),
+    [
+      ['groupId', CODE_LANGUAGE_GROUP],
+      ['className', 'code-tabs'],
+      ['lazy', null],
+    ],
   );
   const [tsTab, jsTab] = tabs.children;
-  assert.deepEqual(tsTab.attributes.map((a: any) => a.value), ['ts', 'TypeScript']);
-  assert.deepEqual(jsTab.attributes.map((a: any) => a.value), ['js', 'JavaScript']);
+  assert.deepEqual(
+    tsTab.attributes.map((a) => a.value),
+    ['ts', 'TypeScript'],
+  );
+  assert.deepEqual(
+    jsTab.attributes.map((a) => a.value),
+    ['js', 'JavaScript'],
+  );
 
   const tsCode = tsTab.children[0];
   assert.equal(tsCode.lang, 'ts');
@@ -45,15 +66,34 @@ test('a ts block becomes TypeScript then JavaScript tabs in the site-wide group'
   assert.equal(jsCode.meta, 'title="connect.js"');
   assert.equal(
     jsCode.value,
-    ['// highlight-next-line', 'import { Adb } from "@yume-chan/adb";', '', 'export function open(transport) {', '  return new Adb(transport);', '}'].join('\n'),
+    [
+      '// highlight-next-line',
+      'import { Adb } from "@yume-chan/adb";',
+      '',
+      'export function open(transport) {',
+      '  return new Adb(transport);',
+      '}',
+    ].join('\n'),
   );
 });
 
 test('tsx blocks become jsx, other languages and opted-out blocks stay alone', async () => {
   const tree = await transform(
-    ['```tsx', 'export const A = (p: {n: number}) => <b>{p.n}</b>;', '```', '', '```js', 'let a = 1;', '```', '', '```ts notabs', 'let b: number = 1;', '```'].join('\n'),
+    [
+      '```tsx',
+      'export const A = (p: {n: number}) => <b>{p.n}</b>;',
+      '```',
+      '',
+      '```js',
+      'let a = 1;',
+      '```',
+      '',
+      '```ts notabs',
+      'let b: number = 1;',
+      '```',
+    ].join('\n'),
   );
-  const [tabs, js, notabs] = tree.children as any[];
+  const [tabs, js, notabs] = tree.children as unknown as TestNode[];
   assert.equal(tabs.name, 'Tabs');
   assert.equal(tabs.children[1].children[0].lang, 'jsx');
   assert.equal(tabs.children[1].children[0].value, 'export const A = (p) => <b>{p.n}</b>;');
@@ -62,10 +102,27 @@ test('tsx blocks become jsx, other languages and opted-out blocks stay alone', a
 });
 
 test('blocks inside DiffTable are left as TypeScript only', async () => {
-  const tree = await transform(['<DiffTable before="1.1.0" after="2.0.0">', '', '```ts', 'let a: number = 1;', '```', '', '```ts', 'let b: number = 2;', '```', '', '</DiffTable>'].join('\n'));
-  const table = tree.children[0] as any;
+  const tree = await transform(
+    [
+      '<DiffTable before="1.1.0" after="2.0.0">',
+      '',
+      '```ts',
+      'let a: number = 1;',
+      '```',
+      '',
+      '```ts',
+      'let b: number = 2;',
+      '```',
+      '',
+      '</DiffTable>',
+    ].join('\n'),
+  );
+  const table = tree.children[0] as unknown as TestNode;
   assert.equal(table.name, 'DiffTable');
-  assert.deepEqual(table.children.map((c: any) => c.type), ['code', 'code']);
+  assert.deepEqual(
+    table.children.map((c) => c.type),
+    ['code', 'code'],
+  );
 });
 
 test('a block that does not parse fails with its file and line', async () => {

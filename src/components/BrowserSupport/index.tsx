@@ -5,32 +5,28 @@ import styles from './styles.module.css';
 
 /** Props of {@link BrowserSupport}. Authors write only `feature`; the remark plugin adds `data`. */
 export interface BrowserSupportProps {
-    /** Feature key, e.g. `"webusb"` (see `BROWSER_SUPPORT_FEATURES` in src/remark/browser-support.ts). */
-    feature?: string;
-    /** Support rows computed at build time by src/remark/browser-support.ts. */
-    data?: BrowserSupportData;
+  /** Feature key, e.g. `"webusb"` (see `BROWSER_SUPPORT_FEATURES` in src/remark/browser-support.ts). */
+  feature?: string;
+  /** Support rows computed at build time by src/remark/browser-support.ts. */
+  data?: BrowserSupportData;
 }
 
 function SupportCell({row}: {row: BrowserSupportRow}): ReactNode {
-    return (
-        <td>
-            {row.version === false ? (
-                <span className={styles.unsupported}>No</span>
-            ) : (
-                <span className={styles.version}>{row.version}</span>
-            )}
-            {row.flagsOnly && <span className={styles.mark}>Flag only</span>}
-            {row.partial && <span className={styles.mark}>Partial</span>}
-            {row.notes !== undefined && (
-                <ul className={styles.notes}>
-                    {row.notes.map((note, index) => (
-                        // Build-time text that never reorders, so the index is a stable key.
-                        <li key={index}>{note}</li>
-                    ))}
-                </ul>
-            )}
-        </td>
-    );
+  return (
+    <td>
+      {row.version === false ? <span className={styles.unsupported}>No</span> : <span className={styles.version}>{row.version}</span>}
+      {row.flagsOnly && <span className={styles.mark}>Flag only</span>}
+      {row.partial && <span className={styles.mark}>Partial</span>}
+      {row.notes !== undefined && (
+        <ul className={styles.notes}>
+          {row.notes.map((note, index) => (
+            // Build-time text that never reorders, so the index is a stable key.
+            <li key={index}>{note}</li>
+          ))}
+        </ul>
+      )}
+    </td>
+  );
 }
 
 /**
@@ -49,41 +45,47 @@ function SupportCell({row}: {row: BrowserSupportRow}): ReactNode {
  * Facts: `@mdn/browser-compat-data`, read at build time (no runtime fetch).
  */
 export default function BrowserSupport({feature, data}: BrowserSupportProps): ReactNode {
-    if (data === undefined) {
-        throw new Error(
-            `<BrowserSupport feature="${feature ?? ''}"> has no \`data\` prop: register the remark plugin src/remark/browser-support.ts in the remarkPlugins of the docs (and pages/blog, if used there) in docusaurus.config.ts.`,
-        );
-    }
-    return (
-        <div className={styles.browserSupport}>
-            <table className={styles.table}>
-                <caption className={styles.caption}>Browser support for {data.title}</caption>
-                <thead>
-                    <tr>
-                        <th scope="col">Browser</th>
-                        <th scope="col">Since</th>
-                    </tr>
-                </thead>
-                <tbody>
-                    {data.browsers.map((row) => (
-                        <tr key={row.id}>
-                            <th scope="row">{row.name}</th>
-                            <SupportCell row={row} />
-                        </tr>
-                    ))}
-                </tbody>
-            </table>
-            <p className={styles.footer}>
-                <a href={data.mdnUrl} target="_blank" rel="noopener noreferrer">{data.title} on MDN</a>
-                {data.specUrl !== undefined && (
-                    <>
-                        {' · '}
-                        <a href={data.specUrl} target="_blank" rel="noopener noreferrer">Specification</a>
-                    </>
-                )}
-                <br />
-                Data: @mdn/browser-compat-data {data.bcdVersion}
-            </p>
-        </div>
+  if (data === undefined) {
+    throw new Error(
+      `<BrowserSupport feature="${feature ?? ''}"> has no \`data\` prop: register the remark plugin src/remark/browser-support.ts in the remarkPlugins of the docs (and pages/blog, if used there) in docusaurus.config.ts.`,
     );
+  }
+  return (
+    <div className={styles.browserSupport}>
+      <table className={styles.table}>
+        <caption className={styles.caption}>Browser support for {data.title}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Browser</th>
+            <th scope="col">Since</th>
+          </tr>
+        </thead>
+        <tbody>
+          {data.browsers.map((row) => (
+            <tr key={row.id}>
+              <th scope="row">{row.name}</th>
+              <SupportCell row={row} />
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className={styles.footer}>
+        {/* eslint-disable-next-line @docusaurus/no-html-links -- external links: Link adds nothing to them, and the component renders outside Docusaurus in its unit test */}
+        <a href={data.mdnUrl} target="_blank" rel="noopener noreferrer">
+          {data.title} on MDN
+        </a>
+        {data.specUrl !== undefined && (
+          <>
+            {' · '}
+            {/* eslint-disable-next-line @docusaurus/no-html-links -- an external link, as above */}
+            <a href={data.specUrl} target="_blank" rel="noopener noreferrer">
+              Specification
+            </a>
+          </>
+        )}
+        <br />
+        Data: @mdn/browser-compat-data {data.bcdVersion}
+      </p>
+    </div>
+  );
 }

@@ -4,12 +4,12 @@ import styles from './styles.module.css';
 
 /** Props of {@link DiffTable}. */
 export interface DiffTableProps {
-    /** Heading of the first (old) column, e.g. the version `"1.1.0"`. */
-    before: string;
-    /** Heading of the second (new) column, e.g. the version `"2.0.0"`. */
-    after: string;
-    /** Exactly two children: the old code, then the new code (usually fenced code blocks). */
-    children?: ReactNode;
+  /** Heading of the first (old) column, e.g. the version `"1.1.0"`. */
+  before: string;
+  /** Heading of the second (new) column, e.g. the version `"2.0.0"`. */
+  after: string;
+  /** Exactly two children: the old code, then the new code (usually fenced code blocks). */
+  children?: ReactNode;
 }
 
 /**
@@ -26,25 +26,25 @@ export interface DiffTableProps {
  * Facts: none; the code and versions come from the page author.
  */
 export default function DiffTable({before, after, children}: DiffTableProps): ReactNode {
-    if (!before || !after) {
-        throw new Error('<DiffTable> needs non-empty `before` and `after` headings, e.g. before="1.1.0" after="2.0.0".');
-    }
-    const columns = Children.toArray(children).filter((child) => !(typeof child === 'string' && child.trim() === ''));
-    if (columns.length !== 2) {
-        throw new Error(
-            `<DiffTable before="${before}" after="${after}"> needs exactly two children (the ${before} code, then the ${after} code), got ${columns.length}.`,
-        );
-    }
-    return (
-        <div className={styles.diffTable}>
-            <figure className={styles.column}>
-                <figcaption className={styles.heading}>{before}</figcaption>
-                {columns[0]}
-            </figure>
-            <figure className={styles.column}>
-                <figcaption className={styles.heading}>{after}</figcaption>
-                {columns[1]}
-            </figure>
-        </div>
+  if (!before || !after) {
+    throw new Error('<DiffTable> needs non-empty `before` and `after` headings, e.g. before="1.1.0" after="2.0.0".');
+  }
+  const columns = Children.toArray(children).filter((child) => !(typeof child === 'string' && child.trim() === ''));
+  if (columns.length !== 2) {
+    throw new Error(
+      `<DiffTable before="${before}" after="${after}"> needs exactly two children (the ${before} code, then the ${after} code), got ${columns.length}.`,
     );
+  }
+  return (
+    <div className={styles.diffTable}>
+      <figure className={styles.column}>
+        <figcaption className={styles.heading}>{before}</figcaption>
+        {columns[0]}
+      </figure>
+      <figure className={styles.column}>
+        <figcaption className={styles.heading}>{after}</figcaption>
+        {columns[1]}
+      </figure>
+    </div>
+  );
 }

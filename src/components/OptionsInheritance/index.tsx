@@ -12,30 +12,30 @@ export type {OptionsInheritanceData} from '../../remark/scrcpy-inheritance';
  * `col` is a member index, or -1 for the version (row header) column.
  */
 export interface GridPosition {
-    row: number;
-    col: number;
+  row: number;
+  col: number;
 }
 
 /** How one cell looks while another place of the grid is active. */
 export interface CellHighlight {
-    /** The cell is in the active member's column or the active version's row. */
-    related: boolean;
-    /** The cell's version defines its own implementation of that member (and it is related). */
-    override: boolean;
-    /** The cell holds the implementation the active cell uses. */
-    source: boolean;
-    /** The cell runs the same implementation as the active cell. */
-    shared: boolean;
+  /** The cell is in the active member's column or the active version's row. */
+  related: boolean;
+  /** The cell's version defines its own implementation of that member (and it is related). */
+  override: boolean;
+  /** The cell holds the implementation the active cell uses. */
+  source: boolean;
+  /** The cell runs the same implementation as the active cell. */
+  shared: boolean;
 }
 
 /** The member name as the table writes it: getters get a `get ` prefix. */
 function memberLabel(data: OptionsInheritanceData, col: number): string {
-    const name = data.methods[col];
-    return data.getters.includes(name) ? `get ${name}` : name;
+  const name = data.methods[col];
+  return data.getters.includes(name) ? `get ${name}` : name;
 }
 
 function isOwn(cell: InheritanceCell | null, version: string): boolean {
-    return cell !== null && cell.from === version && !cell.inherited;
+  return cell !== null && cell.from === version && !cell.inherited;
 }
 
 /**
@@ -46,12 +46,12 @@ function isOwn(cell: InheritanceCell | null, version: string): boolean {
  * (an out-of-range index gives an empty string).
  */
 export function describeMember(data: OptionsInheritanceData, col: number): string {
-    if (data.methods[col] === undefined) {
-        return '';
-    }
-    const owners = data.versions.filter((row) => isOwn(row.cells[col], row.version)).map((row) => row.version);
-    const having = data.versions.filter((row) => row.cells[col] !== null).length;
-    return `${memberLabel(data, col)} is defined anew in ${listWords(owners)}; ${having} of ${data.versions.length} version classes have it.`;
+  if (data.methods[col] === undefined) {
+    return '';
+  }
+  const owners = data.versions.filter((row) => isOwn(row.cells[col], row.version)).map((row) => row.version);
+  const having = data.versions.filter((row) => row.cells[col] !== null).length;
+  return `${memberLabel(data, col)} is defined anew in ${listWords(owners)}; ${having} of ${data.versions.length} version classes have it.`;
 }
 
 /**
@@ -64,22 +64,22 @@ export function describeMember(data: OptionsInheritanceData, col: number): strin
  * (out-of-range indexes give an empty string).
  */
 export function describeCell(data: OptionsInheritanceData, row: number, col: number): string {
-    const version = data.versions[row];
-    const name = data.methods[col];
-    if (version === undefined || name === undefined) {
-        return '';
-    }
-    const cell = version.cells[col];
-    if (cell === null) {
-        return `${version.className} has no ${memberLabel(data, col)}.`;
-    }
-    const subject = `${version.className}.${name}`;
-    const how = cell.inherited ? ` (inherited from ${version.extends ?? 'its parent class'})` : '';
-    if (cell.from === version.version) {
-        return `${subject} defines its own implementation.`;
-    }
-    const source = data.versions.find((candidate) => candidate.version === cell.from);
-    return `${subject} uses the implementation from ${cell.from}${source ? ` (${source.className})` : ''}${how}.`;
+  const version = data.versions[row];
+  const name = data.methods[col];
+  if (version === undefined || name === undefined) {
+    return '';
+  }
+  const cell = version.cells[col];
+  if (cell === null) {
+    return `${version.className} has no ${memberLabel(data, col)}.`;
+  }
+  const subject = `${version.className}.${name}`;
+  const how = cell.inherited ? ` (inherited from ${version.extends ?? 'its parent class'})` : '';
+  if (cell.from === version.version) {
+    return `${subject} defines its own implementation.`;
+  }
+  const source = data.versions.find((candidate) => candidate.version === cell.from);
+  return `${subject} uses the implementation from ${cell.from}${source ? ` (${source.className})` : ''}${how}.`;
 }
 
 /**
@@ -90,24 +90,24 @@ export function describeCell(data: OptionsInheritanceData, row: number, col: num
  * Errors: none (an out-of-range index gives an empty string).
  */
 export function describeVersion(data: OptionsInheritanceData, row: number): string {
-    const version = data.versions[row];
-    if (version === undefined) {
-        return '';
-    }
-    const own = data.methods.filter((_, col) => isOwn(version.cells[col], version.version));
-    const count = version.cells.filter((cell) => cell !== null).length;
-    const parent = version.extends === undefined ? '' : ` It extends ${version.extends}.`;
-    if (own.length === 0) {
-        return `${version.className} defines none of its ${count} members anew.${parent}`;
-    }
-    return `${version.className} defines ${own.length} of its ${count} members anew: ${listWords(own)}.${parent}`;
+  const version = data.versions[row];
+  if (version === undefined) {
+    return '';
+  }
+  const own = data.methods.filter((_, col) => isOwn(version.cells[col], version.version));
+  const count = version.cells.filter((cell) => cell !== null).length;
+  const parent = version.extends === undefined ? '' : ` It extends ${version.extends}.`;
+  if (own.length === 0) {
+    return `${version.className} defines none of its ${count} members anew.${parent}`;
+  }
+  return `${version.className} defines ${own.length} of its ${count} members anew: ${listWords(own)}.${parent}`;
 }
 
 function listWords(words: string[]): string {
-    if (words.length <= 1) {
-        return words[0] ?? 'no version';
-    }
-    return `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
+  if (words.length <= 1) {
+    return words[0] ?? 'no version';
+  }
+  return `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
 }
 
 /**
@@ -119,16 +119,16 @@ function listWords(words: string[]): string {
  * Errors: none.
  */
 export function describePosition(data: OptionsInheritanceData, active: GridPosition | null): string {
-    if (active === null || (active.row < 0 && active.col < 0)) {
-        return 'Hover over or focus a member name, a version or a cell (arrow keys move between them) to see where each implementation comes from.';
-    }
-    if (active.row < 0) {
-        return describeMember(data, active.col);
-    }
-    if (active.col < 0) {
-        return describeVersion(data, active.row);
-    }
-    return describeCell(data, active.row, active.col);
+  if (active === null || (active.row < 0 && active.col < 0)) {
+    return 'Hover over or focus a member name, a version or a cell (arrow keys move between them) to see where each implementation comes from.';
+  }
+  if (active.row < 0) {
+    return describeMember(data, active.col);
+  }
+  if (active.col < 0) {
+    return describeVersion(data, active.row);
+  }
+  return describeCell(data, active.row, active.col);
 }
 
 /**
@@ -141,31 +141,26 @@ export function describePosition(data: OptionsInheritanceData, active: GridPosit
  * implementation it uses (`source`) and the cells that share it (`shared`).
  * Errors: none.
  */
-export function cellHighlight(
-    data: OptionsInheritanceData,
-    active: GridPosition | null,
-    row: number,
-    col: number,
-): CellHighlight {
-    const none: CellHighlight = {related: false, override: false, source: false, shared: false};
-    if (active === null) {
-        return none;
+export function cellHighlight(data: OptionsInheritanceData, active: GridPosition | null, row: number, col: number): CellHighlight {
+  const none: CellHighlight = {related: false, override: false, source: false, shared: false};
+  if (active === null) {
+    return none;
+  }
+  const related = (active.col >= 0 && active.col === col) || (active.col < 0 && active.row >= 0 && active.row === row);
+  if (!related) {
+    return none;
+  }
+  const version = data.versions[row];
+  const cell = version?.cells[col] ?? null;
+  const result: CellHighlight = {...none, related, override: isOwn(cell, version?.version ?? '')};
+  if (active.row >= 0 && active.col >= 0 && cell !== null) {
+    const activeCell = data.versions[active.row]?.cells[active.col] ?? null;
+    if (activeCell !== null) {
+      result.shared = activeCell.from === cell.from;
+      result.source = result.shared && version.version === activeCell.from;
     }
-    const related = (active.col >= 0 && active.col === col) || (active.col < 0 && active.row >= 0 && active.row === row);
-    if (!related) {
-        return none;
-    }
-    const version = data.versions[row];
-    const cell = version?.cells[col] ?? null;
-    const result: CellHighlight = {...none, related, override: isOwn(cell, version?.version ?? '')};
-    if (active.row >= 0 && active.col >= 0 && cell !== null) {
-        const activeCell = data.versions[active.row]?.cells[active.col] ?? null;
-        if (activeCell !== null) {
-            result.shared = activeCell.from === cell.from;
-            result.source = result.shared && version.version === activeCell.from;
-        }
-    }
-    return result;
+  }
+  return result;
 }
 
 /**
@@ -179,53 +174,53 @@ export function cellHighlight(
  * Errors: none.
  */
 export function moveFocus(position: GridPosition, key: string, rows: number, cols: number): GridPosition | null {
-    let {row, col} = position;
-    switch (key) {
-        case 'ArrowUp':
-            row = Math.max(-1, row - 1);
-            break;
-        case 'ArrowDown':
-            row = Math.min(rows - 1, row + 1);
-            break;
-        case 'ArrowLeft':
-            col = Math.max(-1, col - 1);
-            break;
-        case 'ArrowRight':
-            col = Math.min(cols - 1, col + 1);
-            break;
-        case 'Home':
-            col = row < 0 ? 0 : -1;
-            break;
-        case 'End':
-            col = cols - 1;
-            break;
-        default:
-            return null;
-    }
-    if (row < 0 && col < 0) {
-        return position;
-    }
-    return {row, col};
+  let {row, col} = position;
+  switch (key) {
+    case 'ArrowUp':
+      row = Math.max(-1, row - 1);
+      break;
+    case 'ArrowDown':
+      row = Math.min(rows - 1, row + 1);
+      break;
+    case 'ArrowLeft':
+      col = Math.max(-1, col - 1);
+      break;
+    case 'ArrowRight':
+      col = Math.min(cols - 1, col + 1);
+      break;
+    case 'Home':
+      col = row < 0 ? 0 : -1;
+      break;
+    case 'End':
+      col = cols - 1;
+      break;
+    default:
+      return null;
+  }
+  if (row < 0 && col < 0) {
+    return position;
+  }
+  return {row, col};
 }
 
 /** Props of {@link OptionsInheritance}. */
 export interface OptionsInheritanceProps {
-    /** Filled in at build time by `src/remark/scrcpy-inheritance.ts`; never written by hand. */
-    data?: OptionsInheritanceData;
+  /** Filled in at build time by `src/remark/scrcpy-inheritance.ts`; never written by hand. */
+  data?: OptionsInheritanceData;
 }
 
 function cellText(cell: InheritanceCell | null): string {
-    return cell === null ? '—' : cell.from;
+  return cell === null ? '—' : cell.from;
 }
 
 function hiddenCellText(cell: InheritanceCell | null, version: string, extendsName: string | undefined): string {
-    if (cell === null) {
-        return ' (not available)';
-    }
-    if (cell.inherited) {
-        return ` (inherited from ${extendsName ?? 'the parent class'})`;
-    }
-    return cell.from === version ? ' (own implementation)' : ' (shared implementation)';
+  if (cell === null) {
+    return ' (not available)';
+  }
+  if (cell.inherited) {
+    return ` (inherited from ${extendsName ?? 'the parent class'})`;
+  }
+  return cell.from === version ? ' (own implementation)' : ' (shared implementation)';
 }
 
 /**
@@ -243,144 +238,133 @@ function hiddenCellText(cell: InheritanceCell | null, version: string, extendsNa
  * Facts: `@yume-chan/scrcpy`'s source, read by the plugin at build time.
  */
 export default function OptionsInheritance({data}: OptionsInheritanceProps): ReactNode {
-    const id = useId();
-    const [focusPosition, setFocusPosition] = useState<GridPosition>({row: -1, col: 0});
-    const [focused, setFocused] = useState(false);
-    const [hovered, setHovered] = useState<GridPosition | null>(null);
-    const tableRef = useRef<HTMLTableElement>(null);
-    if (data === undefined) {
-        throw new Error(
-            '<OptionsInheritance> has no data: register src/remark/scrcpy-inheritance.ts in the docs remarkPlugins of docusaurus.config.ts.',
-        );
-    }
-    const summaryId = `${id}-summary`;
-    const legendId = `${id}-legend`;
-    const active = hovered ?? (focused ? focusPosition : null);
-    const rows = data.versions.length;
-    const cols = data.methods.length;
-
-    const focusCell = (position: GridPosition) => {
-        setFocusPosition(position);
-        tableRef.current
-            ?.querySelector<HTMLElement>(`[data-row="${position.row}"][data-col="${position.col}"]`)
-            ?.focus();
-    };
-    const onKeyDown = (event: KeyboardEvent<HTMLTableElement>) => {
-        if (event.key === 'Escape') {
-            setHovered(null);
-            return;
-        }
-        const next = moveFocus(focusPosition, event.key, rows, cols);
-        if (next !== null) {
-            event.preventDefault();
-            focusCell(next);
-        }
-    };
-    const placeProps = (row: number, col: number) => ({
-        'data-row': row,
-        'data-col': col,
-        tabIndex: focusPosition.row === row && focusPosition.col === col ? 0 : -1,
-        onFocus: () => {
-            setFocusPosition({row, col});
-            setFocused(true);
-        },
-        onMouseEnter: () => setHovered({row, col}),
-    });
-
-    return (
-        <figure className={styles.figure}>
-            <figcaption id={legendId} className={styles.legend}>
-                Which server version's implementation each options class of {data.packageName}{' '}
-                {data.packageVersion} runs. <strong className={styles.ownSample}>Bold</strong>: the class
-                defines its own; <span className={styles.inheritedSample}>↑</span>: inherited through{' '}
-                <code>extends</code>; —: the class has no such member.
-            </figcaption>
-            <div className={styles.scroller}>
-                <table
-                    ref={tableRef}
-                    role="grid"
-                    aria-readonly="true"
-                    aria-labelledby={legendId}
-                    aria-describedby={summaryId}
-                    className={styles.table}
-                    onKeyDown={onKeyDown}
-                    onBlur={(event) => {
-                        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) {
-                            setFocused(false);
-                        }
-                    }}
-                    onMouseLeave={() => setHovered(null)}>
-                    <thead>
-                        <tr>
-                            <th scope="col" className={styles.corner}>
-                                Class
-                            </th>
-                            {data.methods.map((name, col) => (
-                                <th
-                                    key={name}
-                                    scope="col"
-                                    className={clsx(
-                                        styles.member,
-                                        active?.col === col && styles.activeHeader,
-                                    )}
-                                    {...placeProps(-1, col)}>
-                                    <span className={styles.memberName}>
-                                        <code>{memberLabel(data, col)}</code>
-                                    </span>
-                                </th>
-                            ))}
-                        </tr>
-                    </thead>
-                    <tbody>
-                        {data.versions.map((version, row) => (
-                            <tr key={version.className}>
-                                <th
-                                    scope="row"
-                                    className={clsx(
-                                        styles.version,
-                                        active?.row === row && styles.activeHeader,
-                                    )}
-                                    {...placeProps(row, -1)}>
-                                    {version.version}
-                                    <span className={styles.visuallyHidden}> ({version.className})</span>
-                                </th>
-                                {version.cells.map((cell, col) => {
-                                    const highlight = cellHighlight(data, active, row, col);
-                                    return (
-                                        <td
-                                            key={data.methods[col]}
-                                            className={clsx(
-                                                styles.cell,
-                                                isOwn(cell, version.version) && styles.own,
-                                                cell?.inherited && styles.inherited,
-                                                cell === null && styles.missing,
-                                                highlight.related && styles.related,
-                                                highlight.override && styles.override,
-                                                highlight.shared && styles.shared,
-                                                highlight.source && styles.source,
-                                                active?.row === row && active.col === col && styles.activeCell,
-                                            )}
-                                            {...placeProps(row, col)}>
-                                            {cell?.inherited && (
-                                                <span aria-hidden="true" className={styles.arrow}>
-                                                    ↑
-                                                </span>
-                                            )}
-                                            {cellText(cell)}
-                                            <span className={styles.visuallyHidden}>
-                                                {hiddenCellText(cell, version.version, version.extends)}
-                                            </span>
-                                        </td>
-                                    );
-                                })}
-                            </tr>
-                        ))}
-                    </tbody>
-                </table>
-            </div>
-            <p id={summaryId} className={styles.summary} aria-live="polite">
-                {describePosition(data, active)}
-            </p>
-        </figure>
+  const id = useId();
+  const [focusPosition, setFocusPosition] = useState<GridPosition>({row: -1, col: 0});
+  const [focused, setFocused] = useState(false);
+  const [hovered, setHovered] = useState<GridPosition | null>(null);
+  const tableRef = useRef<HTMLTableElement>(null);
+  if (data === undefined) {
+    throw new Error(
+      '<OptionsInheritance> has no data: register src/remark/scrcpy-inheritance.ts in the docs remarkPlugins of docusaurus.config.ts.',
     );
+  }
+  const summaryId = `${id}-summary`;
+  const legendId = `${id}-legend`;
+  const active = hovered ?? (focused ? focusPosition : null);
+  const rows = data.versions.length;
+  const cols = data.methods.length;
+
+  const focusCell = (position: GridPosition) => {
+    setFocusPosition(position);
+    tableRef.current?.querySelector<HTMLElement>(`[data-row="${position.row}"][data-col="${position.col}"]`)?.focus();
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLTableElement>) => {
+    if (event.key === 'Escape') {
+      setHovered(null);
+      return;
+    }
+    const next = moveFocus(focusPosition, event.key, rows, cols);
+    if (next !== null) {
+      event.preventDefault();
+      focusCell(next);
+    }
+  };
+  const placeProps = (row: number, col: number) => ({
+    'data-row': row,
+    'data-col': col,
+    tabIndex: focusPosition.row === row && focusPosition.col === col ? 0 : -1,
+    onFocus: () => {
+      setFocusPosition({row, col});
+      setFocused(true);
+    },
+    onMouseEnter: () => setHovered({row, col}),
+  });
+
+  return (
+    <figure className={styles.figure}>
+      <figcaption id={legendId} className={styles.legend}>
+        Which server version's implementation each options class of {data.packageName} {data.packageVersion} runs.{' '}
+        <strong className={styles.ownSample}>Bold</strong>: the class defines its own; <span className={styles.inheritedSample}>↑</span>:
+        inherited through <code>extends</code>; —: the class has no such member.
+      </figcaption>
+      <div className={styles.scroller}>
+        <table
+          ref={tableRef}
+          role="grid"
+          aria-readonly="true"
+          aria-labelledby={legendId}
+          aria-describedby={summaryId}
+          className={styles.table}
+          onKeyDown={onKeyDown}
+          onBlur={(event) => {
+            if (!event.currentTarget.contains(event.relatedTarget as Node | null)) {
+              setFocused(false);
+            }
+          }}
+          onMouseLeave={() => setHovered(null)}
+        >
+          <thead>
+            <tr>
+              <th scope="col" className={styles.corner}>
+                Class
+              </th>
+              {data.methods.map((name, col) => (
+                <th
+                  key={name}
+                  scope="col"
+                  className={clsx(styles.member, active?.col === col && styles.activeHeader)}
+                  {...placeProps(-1, col)}
+                >
+                  <span className={styles.memberName}>
+                    <code>{memberLabel(data, col)}</code>
+                  </span>
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {data.versions.map((version, row) => (
+              <tr key={version.className}>
+                <th scope="row" className={clsx(styles.version, active?.row === row && styles.activeHeader)} {...placeProps(row, -1)}>
+                  {version.version}
+                  <span className={styles.visuallyHidden}> ({version.className})</span>
+                </th>
+                {version.cells.map((cell, col) => {
+                  const highlight = cellHighlight(data, active, row, col);
+                  return (
+                    <td
+                      key={data.methods[col]}
+                      className={clsx(
+                        styles.cell,
+                        isOwn(cell, version.version) && styles.own,
+                        cell?.inherited && styles.inherited,
+                        cell === null && styles.missing,
+                        highlight.related && styles.related,
+                        highlight.override && styles.override,
+                        highlight.shared && styles.shared,
+                        highlight.source && styles.source,
+                        active?.row === row && active.col === col && styles.activeCell,
+                      )}
+                      {...placeProps(row, col)}
+                    >
+                      {cell?.inherited && (
+                        <span aria-hidden="true" className={styles.arrow}>
+                          ↑
+                        </span>
+                      )}
+                      {cellText(cell)}
+                      <span className={styles.visuallyHidden}>{hiddenCellText(cell, version.version, version.extends)}</span>
+                    </td>
+                  );
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <p id={summaryId} className={styles.summary} aria-live="polite">
+        {describePosition(data, active)}
+      </p>
+    </figure>
+  );
 }

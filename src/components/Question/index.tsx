@@ -1,30 +1,21 @@
-import {
-    Children,
-    isValidElement,
-    useId,
-    useReducer,
-    useRef,
-    type ReactElement,
-    type ReactNode,
-    type Ref,
-} from 'react';
+import {Children, isValidElement, useId, useReducer, useRef, type ReactElement, type ReactNode, type Ref} from 'react';
 
 import styles from './styles.module.css';
 
 /** Props of {@link Answer}. */
 export interface AnswerProps {
-    /** Text of the button that picks this answer, e.g. `"In a web browser"`. */
-    label: string;
-    /** What to show once the answer is picked: Markdown, possibly a nested `<Question>`. */
-    children?: ReactNode;
+  /** Text of the button that picks this answer, e.g. `"In a web browser"`. */
+  label: string;
+  /** What to show once the answer is picked: Markdown, possibly a nested `<Question>`. */
+  children?: ReactNode;
 }
 
 /** Props of {@link Question}. */
 export interface QuestionProps {
-    /** The question, e.g. `"Where does your code run?"`. */
-    title: string;
-    /** `<Answer>` elements, one per choice, in button order. */
-    children?: ReactNode;
+  /** The question, e.g. `"Where does your code run?"`. */
+  title: string;
+  /** `<Answer>` elements, one per choice, in button order. */
+  children?: ReactNode;
 }
 
 /** Which answer is shown: its index among the `<Answer>` children, or `null` for none. */
@@ -43,15 +34,15 @@ export type QuestionAction = {type: 'choose'; index: number} | {type: 'reset'};
  * Facts: none.
  */
 export function questionReducer(state: QuestionState, action: QuestionAction): QuestionState {
-    switch (action.type) {
-        case 'choose':
-            if (!Number.isInteger(action.index) || action.index < 0) {
-                throw new RangeError(`Answer index must be a non-negative integer, got ${action.index}.`);
-            }
-            return action.index;
-        case 'reset':
-            return null;
-    }
+  switch (action.type) {
+    case 'choose':
+      if (!Number.isInteger(action.index) || action.index < 0) {
+        throw new RangeError(`Answer index must be a non-negative integer, got ${action.index}.`);
+      }
+      return action.index;
+    case 'reset':
+      return null;
+  }
 }
 
 /**
@@ -63,19 +54,19 @@ export function questionReducer(state: QuestionState, action: QuestionAction): Q
  * Facts: none; the content comes from the page author.
  */
 export function Answer({children}: AnswerProps): ReactNode {
-    return <>{children}</>;
+  return <>{children}</>;
 }
 
 function isBlank(child: ReactNode): boolean {
-    return typeof child === 'string' && child.trim() === '';
+  return typeof child === 'string' && child.trim() === '';
 }
 
 function describe(child: ReactNode): string {
-    if (isValidElement(child)) {
-        const {type} = child;
-        return typeof type === 'string' ? `<${type}>` : `<${(type as {name?: string}).name || 'component'}>`;
-    }
-    return JSON.stringify(String(child));
+  if (isValidElement(child)) {
+    const {type} = child;
+    return typeof type === 'string' ? `<${type}>` : `<${(type as {name?: string}).name || 'component'}>`;
+  }
+  return JSON.stringify(String(child));
 }
 
 /**
@@ -91,49 +82,49 @@ function describe(child: ReactNode): string {
  * Facts: none.
  */
 export function collectAnswers(title: string, children: ReactNode): ReactElement<AnswerProps>[] {
-    const answers: ReactElement<AnswerProps>[] = [];
-    const add = (child: ReactNode, insideParagraph: boolean): void => {
-        if (isBlank(child)) {
-            return;
-        }
-        if (isValidElement<AnswerProps>(child) && child.type === Answer) {
-            if (typeof child.props.label !== 'string' || child.props.label.trim() === '') {
-                throw new Error(`<Question title="${title}">: every <Answer> needs a non-empty label.`);
-            }
-            answers.push(child);
-            return;
-        }
-        if (!insideParagraph && isValidElement<{children?: ReactNode}>(child) && child.type === 'p') {
-            Children.toArray(child.props.children).forEach((grandchild) => add(grandchild, true));
-            return;
-        }
-        throw new Error(
-            `<Question title="${title}"> accepts only <Answer label="…"> children, got ${describe(child)}. Put any other text inside an <Answer>.`,
-        );
-    };
-    Children.toArray(children).forEach((child) => add(child, false));
-    if (answers.length === 0) {
-        throw new Error(`<Question title="${title}"> needs at least one <Answer label="…"> child.`);
+  const answers: ReactElement<AnswerProps>[] = [];
+  const add = (child: ReactNode, insideParagraph: boolean): void => {
+    if (isBlank(child)) {
+      return;
     }
-    return answers;
+    if (isValidElement<AnswerProps>(child) && child.type === Answer) {
+      if (typeof child.props.label !== 'string' || child.props.label.trim() === '') {
+        throw new Error(`<Question title="${title}">: every <Answer> needs a non-empty label.`);
+      }
+      answers.push(child);
+      return;
+    }
+    if (!insideParagraph && isValidElement<{children?: ReactNode}>(child) && child.type === 'p') {
+      Children.toArray(child.props.children).forEach((grandchild) => add(grandchild, true));
+      return;
+    }
+    throw new Error(
+      `<Question title="${title}"> accepts only <Answer label="…"> children, got ${describe(child)}. Put any other text inside an <Answer>.`,
+    );
+  };
+  Children.toArray(children).forEach((child) => add(child, false));
+  if (answers.length === 0) {
+    throw new Error(`<Question title="${title}"> needs at least one <Answer label="…"> child.`);
+  }
+  return answers;
 }
 
 /** Props of {@link QuestionView}: everything {@link Question} decides, passed down. */
 export interface QuestionViewProps {
-    /** The question text. */
-    title: string;
-    /** Base for the element ids (unique on the page, e.g. from `useId`). */
-    id: string;
-    /** The answers, from {@link collectAnswers}. */
-    answers: ReactElement<AnswerProps>[];
-    /** Index of the chosen answer, or `null`. */
-    chosen: QuestionState;
-    /** Called with the answer index when its button is clicked. */
-    onChoose: (index: number) => void;
-    /** Called when "Start over" is clicked. */
-    onReset: () => void;
-    /** Receives the first answer button, so "Start over" can move focus to it. */
-    firstButtonRef?: Ref<HTMLButtonElement>;
+  /** The question text. */
+  title: string;
+  /** Base for the element ids (unique on the page, e.g. from `useId`). */
+  id: string;
+  /** The answers, from {@link collectAnswers}. */
+  answers: ReactElement<AnswerProps>[];
+  /** Index of the chosen answer, or `null`. */
+  chosen: QuestionState;
+  /** Called with the answer index when its button is clicked. */
+  onChoose: (index: number) => void;
+  /** Called when "Start over" is clicked. */
+  onReset: () => void;
+  /** Receives the first answer button, so "Start over" can move focus to it. */
+  firstButtonRef?: Ref<HTMLButtonElement>;
 }
 
 /**
@@ -148,44 +139,44 @@ export interface QuestionViewProps {
  * Facts: none.
  */
 export function QuestionView({title, id, answers, chosen, onChoose, onReset, firstButtonRef}: QuestionViewProps): ReactNode {
-    const titleId = `${id}-title`;
-    const panelId = `${id}-answer`;
-    const chosenAnswer = chosen === null ? undefined : answers[chosen];
-    return (
-        <div className={styles.question} role="group" aria-labelledby={titleId}>
-            <p className={styles.title} id={titleId}>
-                {title}
-            </p>
-            <div className={styles.options}>
-                {answers.map((answer, index) => (
-                    <button
-                        key={index}
-                        ref={index === 0 ? firstButtonRef : undefined}
-                        type="button"
-                        className={styles.option}
-                        aria-pressed={chosen === index}
-                        aria-controls={panelId}
-                        onClick={() => onChoose(index)}
-                    >
-                        {answer.props.label}
-                    </button>
-                ))}
+  const titleId = `${id}-title`;
+  const panelId = `${id}-answer`;
+  const chosenAnswer = chosen === null ? undefined : answers[chosen];
+  return (
+    <div className={styles.question} role="group" aria-labelledby={titleId}>
+      <p className={styles.title} id={titleId}>
+        {title}
+      </p>
+      <div className={styles.options}>
+        {answers.map((answer, index) => (
+          <button
+            key={index}
+            ref={index === 0 ? firstButtonRef : undefined}
+            type="button"
+            className={styles.option}
+            aria-pressed={chosen === index}
+            aria-controls={panelId}
+            onClick={() => onChoose(index)}
+          >
+            {answer.props.label}
+          </button>
+        ))}
+      </div>
+      <div className={styles.answer} id={panelId}>
+        {chosenAnswer !== undefined && (
+          <>
+            {/* Keyed by index so nested questions start fresh when the answer changes. */}
+            <div key={chosen} className={styles.answerContent}>
+              {chosenAnswer}
             </div>
-            <div className={styles.answer} id={panelId}>
-                {chosenAnswer !== undefined && (
-                    <>
-                        {/* Keyed by index so nested questions start fresh when the answer changes. */}
-                        <div key={chosen} className={styles.answerContent}>
-                            {chosenAnswer}
-                        </div>
-                        <button type="button" className={styles.reset} onClick={onReset}>
-                            Start over
-                        </button>
-                    </>
-                )}
-            </div>
-        </div>
-    );
+            <button type="button" className={styles.reset} onClick={onReset}>
+              Start over
+            </button>
+          </>
+        )}
+      </div>
+    </div>
+  );
 }
 
 /**
@@ -202,24 +193,24 @@ export function QuestionView({title, id, answers, chosen, onChoose, onReset, fir
  * Facts: none; questions and answers come from the page author.
  */
 export function Question({title, children}: QuestionProps): ReactNode {
-    const answers = collectAnswers(title, children);
-    const [chosen, dispatch] = useReducer(questionReducer, null);
-    const id = useId();
-    const firstButton = useRef<HTMLButtonElement>(null);
-    return (
-        <QuestionView
-            title={title}
-            id={id}
-            answers={answers}
-            chosen={chosen}
-            onChoose={(index) => dispatch({type: 'choose', index})}
-            onReset={() => {
-                dispatch({type: 'reset'});
-                firstButton.current?.focus();
-            }}
-            firstButtonRef={firstButton}
-        />
-    );
+  const answers = collectAnswers(title, children);
+  const [chosen, dispatch] = useReducer(questionReducer, null);
+  const id = useId();
+  const firstButton = useRef<HTMLButtonElement>(null);
+  return (
+    <QuestionView
+      title={title}
+      id={id}
+      answers={answers}
+      chosen={chosen}
+      onChoose={(index) => dispatch({type: 'choose', index})}
+      onReset={() => {
+        dispatch({type: 'reset'});
+        firstButton.current?.focus();
+      }}
+      firstButtonRef={firstButton}
+    />
+  );
 }
 
 export default Question;

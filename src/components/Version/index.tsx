@@ -5,22 +5,21 @@ import styles from './styles.module.css';
 
 /** Props of {@link Version}. At least one of `since` and `until` is required. */
 export interface VersionProps {
-    /** First Scrcpy server version with the behaviour, e.g. `"2.0"`. */
-    since?: string;
-    /** Last Scrcpy server version with the behaviour (inclusive), e.g. `"3.0"`. */
-    until?: string;
+  /** First Scrcpy server version with the behaviour, e.g. `"2.0"`. */
+  since?: string;
+  /** Last Scrcpy server version with the behaviour (inclusive), e.g. `"3.0"`. */
+  until?: string;
 }
 
 /** A Scrcpy server version: two or three dot-separated numbers, e.g. 1.22, 2.0, 2.1.1. */
 const VERSION_PATTERN = /^\d+\.\d+(?:\.\d+)?$/;
 
-
 function assertVersion(name: 'since' | 'until', value: string): void {
-    if (!VERSION_PATTERN.test(value)) {
-        throw new Error(
-            `<Version ${name}="${value}">: "${value}" is not a Scrcpy server version; write dotted numbers such as "1.22", "2.0" or "2.1.1", without a "v".`,
-        );
-    }
+  if (!VERSION_PATTERN.test(value)) {
+    throw new Error(
+      `<Version ${name}="${value}">: "${value}" is not a Scrcpy server version; write dotted numbers such as "1.22", "2.0" or "2.1.1", without a "v".`,
+    );
+  }
 }
 
 /**
@@ -36,25 +35,25 @@ function assertVersion(name: 'since' | 'until', value: string): void {
  * Scrcpy release notes.
  */
 export function describeVersionRange({since, until}: VersionProps): {text: string; label: string} {
-    if (since === undefined && until === undefined) {
-        throw new Error('<Version> needs a `since` or an `until` prop (or both), e.g. <Version since="2.0" />.');
+  if (since === undefined && until === undefined) {
+    throw new Error('<Version> needs a `since` or an `until` prop (or both), e.g. <Version since="2.0" />.');
+  }
+  if (since !== undefined) {
+    assertVersion('since', since);
+  }
+  if (until !== undefined) {
+    assertVersion('until', until);
+  }
+  if (since !== undefined && until !== undefined) {
+    if (compareVersions(since, until) > 0) {
+      throw new Error(`<Version since="${since}" until="${until}">: \`since\` is later than \`until\`.`);
     }
-    if (since !== undefined) {
-        assertVersion('since', since);
-    }
-    if (until !== undefined) {
-        assertVersion('until', until);
-    }
-    if (since !== undefined && until !== undefined) {
-        if (compareVersions(since, until) > 0) {
-            throw new Error(`<Version since="${since}" until="${until}">: \`since\` is later than \`until\`.`);
-        }
-        return {text: `v${since} – v${until}`, label: `Scrcpy server v${since} to v${until}`};
-    }
-    if (since !== undefined) {
-        return {text: `v${since}+`, label: `Scrcpy server v${since} and later`};
-    }
-    return {text: `until v${until}`, label: `Scrcpy server v${until} and earlier`};
+    return {text: `v${since} – v${until}`, label: `Scrcpy server v${since} to v${until}`};
+  }
+  if (since !== undefined) {
+    return {text: `v${since}+`, label: `Scrcpy server v${since} and later`};
+  }
+  return {text: `until v${until}`, label: `Scrcpy server v${until} and earlier`};
 }
 
 /**
@@ -70,11 +69,11 @@ export function describeVersionRange({since, until}: VersionProps): {text: strin
  * Facts: the versions are given by the page author from the Scrcpy release notes.
  */
 export default function Version(props: VersionProps): ReactNode {
-    const {text, label} = describeVersionRange(props);
-    return (
-        <span className={styles.badge} title={label}>
-            <span aria-hidden="true">{text}</span>
-            <span className={styles.visuallyHidden}>{label}</span>
-        </span>
-    );
+  const {text, label} = describeVersionRange(props);
+  return (
+    <span className={styles.badge} title={label}>
+      <span aria-hidden="true">{text}</span>
+      <span className={styles.visuallyHidden}>{label}</span>
+    </span>
+  );
 }

@@ -65,8 +65,13 @@ export default function SearchPageWrapper(): ReactNode {
       <main className="container margin-vert--lg">
         <Heading as="h1">Unknown docs version</Heading>
         <p>
-          The search asked for the docs version <code>{check.requested}</code>, which this site does not
-          have. Search {query ? <>for <q>{query}</q> </> : null}in:
+          The search asked for the docs version <code>{check.requested}</code>, which this site does not have. Search{' '}
+          {query ? (
+            <>
+              for <q>{query}</q>{' '}
+            </>
+          ) : null}
+          in:
         </p>
         <ul>
           {check.known.map((k) => (

@@ -7,9 +7,7 @@ export interface SearchableVersion {
 }
 
 /** What the search page should do with its `version` query parameter. */
-export type SearchVersionCheck =
-  | {kind: 'ok'}
-  | {kind: 'unknown'; requested: string; known: {label: string; version: string | null}[]};
+export type SearchVersionCheck = {kind: 'ok'} | {kind: 'unknown'; requested: string; known: {label: string; version: string | null}[]};
 
 /**
  * Checks the `version` parameter of `/search/` against the built docs versions. The search

@@ -1,11 +1,12 @@
-import React, {useEffect, useState, type ReactNode} from 'react';
+import React, {useMemo, type ReactNode} from 'react';
+import useIsBrowser from '@docusaurus/useIsBrowser';
 import clsx from 'clsx';
 import Link from '@docusaurus/Link';
 import Heading from '@theme/Heading';
 import {useLocation} from '@docusaurus/router';
 import {useAllDocsData} from '@docusaurus/plugin-content-docs/client';
 import type {Props} from '@theme/NotFound/Content';
-import {findDocsElsewhere, type VersionDocs, type DocElsewhere} from './findDocsElsewhere';
+import {findDocsElsewhere, type VersionDocs} from './findDocsElsewhere';
 import styles from './styles.module.css';
 import {NOT_FOUND_MARKER} from '../../NavbarItem';
 
@@ -24,17 +25,18 @@ const SECTIONS = [
  *
  * Input: the `className` of `@theme/NotFound/Content`. Facts come from the docs plugin's global
  * data (`useAllDocsData`), so the links always match the built routes. The version links are
- * computed after mount because the page is pre-rendered once as `/404.html`, for every path.
+ * computed once hydrated (`useIsBrowser`) because the page is pre-rendered once as `/404.html`, for
+ * every path.
  */
 export default function NotFoundContent({className}: Props): ReactNode {
   const location = useLocation();
   const docsData = useAllDocsData().default;
-  const [pathname, setPathname] = useState<string | null>(null);
-  const [elsewhere, setElsewhere] = useState<DocElsewhere[]>([]);
-  useEffect(() => {
-    setPathname(location.pathname);
-    setElsewhere(findDocsElsewhere(location.pathname, docsData?.versions as VersionDocs[] | undefined));
-  }, [location.pathname, docsData]);
+  // Null while hydrating (the pre-rendered file knows no path), then the path being shown.
+  const pathname = useIsBrowser() ? location.pathname : null;
+  const elsewhere = useMemo(
+    () => (pathname === null ? [] : findDocsElsewhere(pathname, docsData?.versions as VersionDocs[] | undefined)),
+    [pathname, docsData],
+  );
 
   const latest = docsData?.versions.find((version) => version.isLast);
   const sectionLinks = SECTIONS.flatMap((section) => {
@@ -50,8 +52,8 @@ export default function NotFoundContent({className}: Props): ReactNode {
             Page not found
           </Heading>
           <p>
-            There is no page at {pathname === null ? 'this address' : <code>{pathname}</code>}. It may have
-            moved, or exist only in another version of the docs.
+            There is no page at {pathname === null ? 'this address' : <code>{pathname}</code>}. It may have moved, or exist only in another
+            version of the docs.
           </p>
           {elsewhere.length > 0 && (
             <section aria-labelledby="not-found-elsewhere" className={styles.elsewhere}>

@@ -1,0 +1,39 @@
+// ESLint (flat config): the site's TypeScript and React code, tests, scripts and benchmarks.
+// Rules: ESLint's and typescript-eslint's recommended sets, React's hooks rules and Docusaurus's
+// recommended rules. Formatting is Prettier's (see .prettierrc.json), not ESLint's.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import docusaurus from '@docusaurus/eslint-plugin';
+import globals from 'globals';
+
+export default tseslint.config(
+  {
+    ignores: [
+      'build/',
+      'build-analytics/',
+      '.docusaurus/',
+      '.sources/',
+      'node_modules/',
+      'test-results/',
+      'playwright-report/',
+      'static/',
+      'docs/',
+      'versioned_docs/',
+    ],
+  },
+  js.configs.recommended,
+  tseslint.configs.recommended,
+  reactHooks.configs.flat.recommended,
+  {
+    plugins: {'@docusaurus': docusaurus},
+    rules: docusaurus.configs.recommended.rules,
+  },
+  {
+    languageOptions: {globals: {...globals.browser, ...globals.node}},
+    rules: {
+      // Unused arguments and caught errors named with a leading underscore are deliberate.
+      '@typescript-eslint/no-unused-vars': ['error', {argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none'}],
+    },
+  },
+);
