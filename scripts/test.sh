@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 
 passed=0
 failed=0
-stage() { printf '\n=== %s ===\n' "$1"; }
+stage() { printf '\n=== %s (at %d s) ===\n' "$1" "$SECONDS"; }
 count() { passed=$((passed + $1)); failed=$((failed + $2)); }
 # count_stage PASSED FAILED STATUS: adds a stage's counts; a stage that exited non-zero without
 # counting a failure (a spec file that does not load, a crash before the summary) counts one.
@@ -22,6 +22,7 @@ count_stage() {
   count "$1" "$stage_failed"
 }
 finish() {
+  printf '\nnpm test took %d s\n' "$SECONDS"
   printf '\ntotal: %d passed, %d failed\n' "$passed" "$failed"
   [ "$failed" -eq 0 ] && [ "${1:-0}" -eq 0 ]
   exit $?
@@ -75,11 +76,11 @@ samples_failed=$(sed -n 's/.* \([0-9]*\) failed$/\1/p' <<<"$samples_line")
 if [ "${samples_failed:-1}" = 0 ] && [ "$samples_status" -eq 0 ]; then count 1 0; else count 0 1; fi
 
 stage "production builds"
-# build/: the site as served, plus the test-only route; build-analytics/: the same with a
-# placeholder analytics ID, for the analytics tests.
+# build/: the site as served, plus the test-only route; build-analytics/: the latest version
+# only, with a placeholder analytics ID, for the analytics tests.
 start=$(date +%s)
 if TANGO_TEST_ROUTES=1 GTAG_TRACKING_ID= npm run --silent build \
-  && GTAG_TRACKING_ID=G-TANGOTEST npm run --silent build -- --out-dir build-analytics; then
+  && GTAG_TRACKING_ID=G-TANGOTEST TANGO_LATEST_ONLY=1 npm run --silent build -- --out-dir build-analytics; then
   count 1 0
   echo "builds: $(( $(date +%s) - start )) s"
 else
@@ -93,6 +94,16 @@ rm -f test-results/e2e.json
 CHROMIUM_PATH="$chromium" npx playwright test
 e2e_status=$?
 if [ -f test-results/e2e.json ]; then
+  # Time per spec file (the sum of its tests' durations), slowest first.
+  node -e '
+    const seconds = {};
+    const walk = (suite, file) => {
+      for (const spec of suite.specs ?? []) for (const t of spec.tests) for (const r of t.results)
+        seconds[spec.file ?? file] = (seconds[spec.file ?? file] ?? 0) + r.duration / 1000;
+      for (const child of suite.suites ?? []) walk(child, suite.file ?? file);
+    };
+    for (const suite of require("./test-results/e2e.json").suites) walk(suite, suite.file);
+    for (const [file, s] of Object.entries(seconds).sort((a, b) => b[1] - a[1])) console.log(`${s.toFixed(0).padStart(5)} s  ${file}`);'
   read -r e2e_pass e2e_fail < <(node -e '
     const s = require("./test-results/e2e.json").stats;
     console.log(s.expected + s.flaky, s.unexpected);')

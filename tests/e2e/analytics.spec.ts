@@ -50,3 +50,14 @@ test('without GTAG_TRACKING_ID the build has no analytics code and no request le
   expect(await page.evaluate(() => typeof (window as unknown as {gtag?: unknown}).gtag)).toBe('undefined');
   expect(watch.externalRequests).toEqual([]);
 });
+
+test('the test-only crash route exists only in a build made with TANGO_TEST_ROUTES=1', async ({request}) => {
+  // build/ (served on 4173) is made with it, build-analytics/ without.
+  expect((await request.get('http://127.0.0.1:4173/__test__/crash/')).status()).toBe(200);
+  expect((await request.get(`${ANALYTICS_BUILD_URL}/__test__/crash/`)).status()).toBe(404);
+});
+
+test('a build made with TANGO_LATEST_ONLY=1 has the latest version alone', async ({request}) => {
+  expect((await request.get(`${ANALYTICS_BUILD_URL}/api/`)).status()).toBe(200);
+  expect((await request.get(`${ANALYTICS_BUILD_URL}/1.1.0/api/`)).status()).toBe(404);
+});

@@ -9,16 +9,23 @@ export const ANALYTICS_BUILD_URL = 'http://127.0.0.1:4174';
 /** The analytics hosts a page may contact when the build has a GTAG_TRACKING_ID. */
 export const ANALYTICS_HOSTS = ['www.googletagmanager.com', 'www.google-analytics.com'];
 
-/** The expected routes, per docs version, from ../shared/spec/routes/{version}.txt. */
+/**
+ * The expected routes, per docs version: ../shared/spec/routes/{version}.txt, plus the pages this
+ * site adds beyond the original set, {version}-additions.txt (see that folder's README).
+ */
 export function expectedRoutes(): Map<string, string[]> {
   const dir = path.resolve(import.meta.dirname, '../../../shared/spec/routes');
-  const routes = new Map<string, string[]>();
-  for (const file of readdirSync(dir).filter((f) => /^\d+\.\d+\.\d+\.txt$/.test(f))) {
-    const lines = readFileSync(path.join(dir, file), 'utf8')
+  const read = (file: string) =>
+    readFileSync(path.join(dir, file), 'utf8')
       .split('\n')
       .map((l) => l.trim())
       .filter(Boolean);
-    routes.set(file.replace(/\.txt$/, ''), lines);
+  const files = readdirSync(dir);
+  const routes = new Map<string, string[]>();
+  for (const file of files.filter((f) => /^\d+\.\d+\.\d+\.txt$/.test(f))) {
+    const version = file.replace(/\.txt$/, '');
+    const additions = files.includes(`${version}-additions.txt`) ? read(`${version}-additions.txt`) : [];
+    routes.set(version, [...read(file), ...additions]);
   }
   return routes;
 }

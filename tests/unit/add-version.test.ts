@@ -44,8 +44,11 @@ function docsOptions(cwd: string): {lastVersion: string; versions: Record<string
   return JSON.parse(output.trim().split('\n').pop()!);
 }
 
-/** Runs the copy's unit tests that read the version layout, and its sample check; returns the check's lines. */
-function checkCopy(cwd: string): string[] {
+/**
+ * Runs the copy's unit tests that read the version layout, and its sample check for the pages of
+ * `version` (the folders the step changed); returns the check's lines.
+ */
+function checkCopy(cwd: string, version: string): string[] {
   const unit = runIn(cwd, process.execPath, [
     '--import',
     'tsx',
@@ -57,7 +60,7 @@ function checkCopy(cwd: string): string[] {
     'tests/unit/docs-version.test.ts',
   ]);
   assert.match(unit, /^# fail 0$/m, unit);
-  return runIn(cwd, process.execPath, ['--import', 'tsx', 'scripts/check-samples.ts']).trimEnd().split('\n');
+  return runIn(cwd, process.execPath, ['--import', 'tsx', 'scripts/check-samples.ts', '--version', version]).trimEnd().split('\n');
 }
 
 test('adding a version as the README says: freeze docs/, then document a newer release', {timeout: 240_000}, () => {
@@ -75,7 +78,7 @@ test('adding a version as the README says: freeze docs/, then document a newer r
     assert.equal(frozen.lastVersion, CURRENT_VERSION);
     assert.deepEqual(frozen.versions[CURRENT_VERSION], {label: CURRENT_VERSION, path: '/', banner: 'none'});
     assert.deepEqual(frozen.versions.current, {label: 'Next', path: 'next', banner: 'unreleased', noIndex: true});
-    const afterFreeze = checkCopy(site);
+    const afterFreeze = checkCopy(site, CURRENT_VERSION);
     // Both folders document CURRENT_VERSION and are counted apart, each fully type-checked.
     const docsLine = afterFreeze.find((line) => line.startsWith(`${CURRENT_VERSION} (`) && line.includes('(docs/)'));
     const frozenLine = afterFreeze.find((line) => line.includes(`(versioned_docs/version-${CURRENT_VERSION}/)`));
@@ -98,7 +101,7 @@ test('adding a version as the README says: freeze docs/, then document a newer r
     assert.equal(released.lastVersion, 'current');
     assert.deepEqual(released.versions.current, {label: '2.1.0', path: '/', banner: 'none'});
     assert.deepEqual(released.versions[CURRENT_VERSION], {label: CURRENT_VERSION, path: CURRENT_VERSION, banner: 'unmaintained'});
-    const afterRaise = checkCopy(site);
+    const afterRaise = checkCopy(site, '2.1.0');
     assert.ok(
       afterRaise.some((line) => line.startsWith('2.1.0 (') && line.includes('(docs/)')),
       afterRaise.join('\n'),

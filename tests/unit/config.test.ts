@@ -19,21 +19,6 @@ test('analytics is off without GTAG_TRACKING_ID and on with it', () => {
   assert.deepEqual(loadConfig({GTAG_TRACKING_ID: 'G-ABC123'}, 'c.presets[0][1].gtag'), {trackingID: 'G-ABC123', anonymizeIP: true});
 });
 
-test('the test-only route plugin exists only with TANGO_TEST_ROUTES=1', () => {
-  // Plugins are inline functions: count the one named after the test routes.
-  const testRoutePlugins = "c.plugins.filter((p) => typeof p === 'function' && p.name === 'testRoutesPlugin').length";
-  assert.deepEqual(loadConfig({}, testRoutePlugins), 0);
-  assert.deepEqual(loadConfig({TANGO_TEST_ROUTES: '1'}, testRoutePlugins), 1);
-  // The stand-ins plugin is always there, with both of its aliases.
-  assert.deepEqual(
-    loadConfig(
-      {},
-      "Object.keys(c.plugins.find((p) => typeof p === 'function' && p.name === 'standInsPlugin')({siteDir: '/site'}).configureWebpack().resolve.alias)",
-    ),
-    ['prism-react-renderer$', '@docusaurus/ComponentCreator'],
-  );
-});
-
 test('versions come from src/versions/index.ts and versions.json: the latest release at the root, older ones under their number', () => {
   const docs = loadConfig({}, 'c.presets[0][1].docs') as {
     lastVersion: string;
