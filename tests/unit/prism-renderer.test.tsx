@@ -3,7 +3,20 @@ import {test} from 'node:test';
 
 import React from 'react';
 import {renderToStaticMarkup} from 'react-dom/server';
-import {Highlight as LibraryHighlight, normalizeTokens as libraryNormalize, themes} from 'prism-react-renderer';
+import fs from 'node:fs';
+import {createRequire} from 'node:module';
+import path from 'node:path';
+
+/** The repository root. */
+const REPO = path.resolve(import.meta.dirname ?? __dirname, '../..');
+/**
+ * prism-react-renderer as theme-classic resolves it: the copy our stand-in replaces in the bundle,
+ * which is the one to match (another copy may be hoisted to the top of node_modules).
+ */
+const library = createRequire(createRequire(path.join(REPO, 'package.json')).resolve('@docusaurus/theme-classic/package.json'))(
+  'prism-react-renderer',
+) as typeof import('prism-react-renderer');
+const {Highlight: LibraryHighlight, normalizeTokens: libraryNormalize, themes} = library;
 
 import {Highlight, normalizeTokens, Prism} from '../../src/prism/prism-react-renderer.ts';
 
@@ -73,4 +86,33 @@ test('Highlight renders the same markup as prism-react-renderer, with the same P
       );
     }
   }
+});
+
+test('exports every name that the bundled Docusaurus and search packages import from prism-react-renderer', async () => {
+  // The bundler aliases `prism-react-renderer` to our stand-in for every importer; a name it lacks
+  // would be undefined at run time, so read what the importers ask for.
+  const wanted = new Set<string>();
+  const scan = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, {withFileTypes: true})) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory() && entry.name !== 'node_modules') scan(full);
+      else if (/\.(js|mjs|jsx)$/.test(entry.name)) {
+        const text = fs.readFileSync(full, 'utf8');
+        for (const match of text.matchAll(/import\s+(type\s+)?\{([^}]*)\}\s*from\s*['"]prism-react-renderer['"]/g)) {
+          if (match[1]) continue;
+          for (const part of match[2]!.split(',')) {
+            const name = part
+              .trim()
+              .split(/\s+as\s+/)[0]!
+              .trim();
+            if (name !== '' && !name.startsWith('type ')) wanted.add(name);
+          }
+        }
+      }
+    }
+  };
+  for (const scope of ['@docusaurus', '@easyops-cn']) scan(path.join(REPO, 'node_modules', scope));
+  assert.ok(wanted.has('Prism') && wanted.has('Highlight'), `found: ${[...wanted].join(', ')}`);
+  const ours = (await import('../../src/prism/prism-react-renderer.ts')) as Record<string, unknown>;
+  for (const name of wanted) assert.notEqual(ours[name], undefined, `the stand-in does not export ${name}`);
 });
