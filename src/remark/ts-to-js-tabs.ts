@@ -109,6 +109,21 @@ async function convert(code: string, options: {highlight?: readonly number[]; js
     .trim();
 }
 
+/**
+ * Whether generated JavaScript holds no code: nothing but comments (`//`, `/* *\/`, including the
+ * highlight markers) and white space.
+ *
+ * Input: JavaScript source. Output: true when only comments and white space remain. Errors: none.
+ */
+export function isOnlyComments(javascript: string): boolean {
+  return (
+    javascript
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/^\s*\/\/.*$/gm, '')
+      .trim() === ''
+  );
+}
+
 function jsxAttribute(name: string, value: string | null) {
   return {type: 'mdxJsxAttribute' as const, name, value};
 }
@@ -131,8 +146,9 @@ function tabItem(value: string, label: string, code: Code) {
  * replaced by `<Tabs groupId="code-language" className="code-tabs" lazy><TabItem value="ts">…</TabItem><TabItem value="js">…`
  * (the `Tabs` and `TabItem` components are provided globally by `src/theme/MDXComponents`).
  * The TypeScript block keeps its meta; the JavaScript block keeps the meta minus the line range,
- * whose lines are carried as magic comments instead. Blocks whose meta has `notabs`, and blocks
- * inside `<DiffTable>` or `<Tabs>`, are left as they are.
+ * whose lines are carried as magic comments instead. Blocks whose meta has `notabs`, blocks
+ * inside `<DiffTable>` or `<Tabs>`, and blocks that only declare types (their JavaScript would be
+ * empty, see {@link isOnlyComments}) are left as they are.
  *
  * @throws Error (failing the build) naming the file and line of a block that does not parse.
  */
@@ -157,6 +173,9 @@ export default function tsToJsTabs() {
       } catch (error) {
         throw new Error(`${file.path ?? 'MDX file'}:${node.position?.start.line ?? '?'}: ${(error as Error).message}`, {cause: error});
       }
+      // A block that only declares types (interfaces, `declare class`, type aliases) has no
+      // JavaScript: it stays one TypeScript block, without a JavaScript tab that shows nothing.
+      if (isOnlyComments(javascript)) continue;
       const jsTitle = rest.replace(/(title=["'][^"']*?)\.ts(x?)(["'])/, '$1.js$2$3');
       const jsBlock: Code = {type: 'code', lang: node.lang === 'tsx' ? 'jsx' : 'js', meta: jsTitle || null, value: javascript};
       const tabs = {

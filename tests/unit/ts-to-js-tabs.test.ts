@@ -4,7 +4,7 @@ import {unified} from 'unified';
 import remarkParse from 'remark-parse';
 import remarkMdx from 'remark-mdx';
 import type {Root} from 'mdast';
-import tsToJsTabs, {splitHighlightMeta, transpileForReaders, CODE_LANGUAGE_GROUP} from '../../src/remark/ts-to-js-tabs.ts';
+import tsToJsTabs, {isOnlyComments, splitHighlightMeta, transpileForReaders, CODE_LANGUAGE_GROUP} from '../../src/remark/ts-to-js-tabs.ts';
 
 async function transform(mdx: string): Promise<Root> {
   const processor = unified().use(remarkParse).use(remarkMdx).use(tsToJsTabs);
@@ -139,4 +139,32 @@ test('splitHighlightMeta reads ranges and leaves the rest of the meta', () => {
 test('transpileForReaders keeps blank lines between statements and top-level await', async () => {
   const js = await transpileForReaders('const a: number = 1;\n\nconst b = await Promise.resolve(a as number);\n');
   assert.equal(js, 'const a = 1;\n\nconst b = await Promise.resolve(a);');
+});
+
+test('a block that only declares types stays one TypeScript block, without an empty JavaScript tab', async () => {
+  const declarations = [
+    '```ts title="Signature"',
+    '/** Reads a file. */',
+    'declare class AdbSync {',
+    '  // highlight-next-line',
+    '  read(path: string): ReadableStream<Uint8Array>;',
+    '}',
+    'interface Options {',
+    '  signal?: AbortSignal;',
+    '}',
+    'type Mode = "a" | "b";',
+    '```',
+  ].join('\n');
+  const tree = await transform(`${declarations}\n\n${sample}\n`);
+  const [alone, tabs] = tree.children as unknown as TestNode[];
+  assert.equal(alone!.type, 'code');
+  assert.equal(alone!.lang, 'ts');
+  assert.equal(tabs!.name, 'Tabs');
+});
+
+test('isOnlyComments tells code from comments and white space', () => {
+  assert.equal(isOnlyComments(''), true);
+  assert.equal(isOnlyComments('// highlight-next-line\n\n/** doc */\n  // note'), true);
+  assert.equal(isOnlyComments('/* a */ export {};'), false);
+  assert.equal(isOnlyComments('// setup\nconst a = 1;'), false);
 });
