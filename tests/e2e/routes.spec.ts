@@ -78,6 +78,19 @@ for (const [version, routes] of expected) {
   }
 }
 
+test('no page of any version has an empty code block', () => {
+  // Pre-rendered HTML: every code block (the TypeScript tab of a sample included; a JavaScript
+  // tab is rendered from the same conversion when picked) holds some text.
+  const empty: string[] = [];
+  for (const route of built) {
+    const html = readFileSync(path.resolve(import.meta.dirname, '../../build', `.${route}`, 'index.html'), 'utf8');
+    for (const [, code] of html.matchAll(/<pre[^>]*><code[^>]*>([\s\S]*?)<\/code><\/pre>/g)) {
+      if (decodeEntities(code!.replace(/<[^>]+>/g, '')).trim() === '') empty.push(route);
+    }
+  }
+  expect(empty, 'routes with an empty code block').toEqual([]);
+});
+
 test('the site routes outside the docs exist', async ({request}) => {
   expect((await request.get('/search/')).status()).toBe(200);
   expect((await request.get('/404.html')).status()).toBe(200);

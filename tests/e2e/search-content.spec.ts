@@ -47,6 +47,21 @@ const OLDER_QUERIES: [version: string, query: string, page: string][] = [
   ['1.1.0', 'waitForDisconnect', '/1.1.0/api/server/wait-for/'],
 ];
 
+/**
+ * Messages and symptoms as readers paste them, each of which the troubleshooting page answers
+ * under a heading with that text: it must be among the first three results.
+ */
+const PASTED_ERRORS: string[] = [
+  'Unable to claim interface',
+  'The device is already in used by another program',
+  'scrcpy server exited prematurely',
+  'Unexpected server output',
+  'ERR_REQUIRE_ESM',
+  'Cannot use import statement outside a module',
+  "doesn't match this client",
+  'navigator.usb is undefined',
+];
+
 async function topThree(page: import('@playwright/test').Page, url: string): Promise<string[]> {
   await gotoHydrated(page, url);
   const results = page.locator('article h2 a');
@@ -72,3 +87,14 @@ for (const [query, expected] of QUERIES) {
     expect(top, `top results for "${query}"`).toContain(expected);
   });
 }
+
+test('pasted error messages find the troubleshooting page in the top 3', async ({page, request}) => {
+  const troubleshooting = '/tango/troubleshooting/';
+  expect((await request.get(troubleshooting)).status(), `${troubleshooting} is built`).toBe(200);
+  const misses: string[] = [];
+  for (const message of PASTED_ERRORS) {
+    const top = await topThree(page, `/search/?q=${encodeURIComponent(message)}`);
+    if (!top.includes(troubleshooting)) misses.push(`"${message}": ${top.join(', ')}`);
+  }
+  expect(misses, 'messages whose top three results miss the troubleshooting page').toEqual([]);
+});
