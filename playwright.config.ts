@@ -38,6 +38,9 @@ export default defineConfig({
         '--disable-background-networking',
         '--disable-component-update',
         '--disable-sync',
+        // No host name but 127.0.0.1 resolves: a request to another host fails at once, on the
+        // machine (tests/e2e/fixtures.ts records it), without routing every request through Playwright.
+        '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
       ],
     },
   },

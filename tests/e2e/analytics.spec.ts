@@ -1,4 +1,4 @@
-import {test, expect, ANALYTICS_HOSTS, ANALYTICS_BUILD_URL, gotoHydrated} from './fixtures.ts';
+import {test, expect, ANALYTICS_HOSTS, ANALYTICS_BUILD_URL, gotoHydrated, stubAnalytics} from './fixtures.ts';
 
 test.use({baseURL: ANALYTICS_BUILD_URL});
 
@@ -13,6 +13,7 @@ async function pageViews(page: import('@playwright/test').Page): Promise<GtagCal
 }
 
 test('gtag sends page_view only when pathname, search or hash changed', async ({page, watch}) => {
+  await stubAnalytics(page.context());
   await gotoHydrated(page, '/');
   await expect.poll(() => page.evaluate(() => typeof (window as unknown as {gtag?: unknown}).gtag)).toBe('function');
   expect(await pageViews(page)).toHaveLength(0);
