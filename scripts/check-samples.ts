@@ -13,6 +13,8 @@
  * installed packages (2.0.0, 0.0.24) or to its TypeScript sources in ../shared/sources/ (1.1.0,
  * 1.0.0, whose `@yume-chan/adb` was never published). A version with no library there is checked
  * for syntax only, and counted as such.
+ * A block that only declares types (a signature) must declare only names that a `@yume-chan`
+ * package of its version exports, or global types (see signatureNames).
  * Meta words: `partial="reason"` opts a block out; `version="X"` checks it as docs version X.
  *
  * Output: one line per problem (`file:line:col message`, paths relative to the working directory),
@@ -374,7 +376,23 @@ export function checkTypes(
       return resolved;
     });
 
-  const program = ts.createProgram({rootNames: [...byFile.keys(), ...extraRoots], options, host});
+  // One module importing every package of the library, so that their exports can be listed.
+  const packages = [...new Set([...libraryPackages(library), 'async'])];
+  const exportsFile = path.join(workDir, 'library-exports.ts');
+  fs.writeFileSync(exportsFile, packages.map((pkg, index) => `export * as p${index} from '@yume-chan/${pkg}';`).join('\n') + '\n');
+  const program = ts.createProgram({rootNames: [...byFile.keys(), ...extraRoots, exportsFile], options, host});
+  const checker = program.getTypeChecker();
+  const exported = new Set<string>();
+  const exportsSource = program.getSourceFile(exportsFile);
+  const exportsModule = exportsSource && checker.getSymbolAtLocation(exportsSource);
+  for (const namespace of exportsModule ? checker.getExportsOfModule(exportsModule) : []) {
+    const target = namespace.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(namespace) : namespace;
+    for (const symbol of checker.getExportsOfModule(target)) exported.add(symbol.name);
+  }
+  // The platform's own types (lib.dom.d.ts, @types/node) are the library's vocabulary too.
+  if (exportsSource) {
+    for (const symbol of checker.getSymbolsInScope(exportsSource, ts.SymbolFlags.Type | ts.SymbolFlags.Value)) exported.add(symbol.name);
+  }
   for (const diagnostic of [...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics()]) {
     environment.push(messageOf(diagnostic));
   }
@@ -386,8 +404,85 @@ export function checkTypes(
     for (const diagnostic of diagnostics) {
       if (diagnostic.category === ts.DiagnosticCategory.Error) failures.push(toFailure(block, diagnostic));
     }
+    for (const {name, node} of signatureNames(sourceFile)) {
+      if (exported.has(name)) continue;
+      const {line, character} = sourceFile.getLineAndCharacterOfPosition(node.getStart(sourceFile));
+      failures.push({
+        file: block.file,
+        line: block.line + 1 + line,
+        column: block.column + character,
+        message: `signature: "${name}" is exported by no @yume-chan package of this version (nor a global type); a block that only declares types shows the library's own declarations`,
+        block,
+      });
+    }
   }
   return {failures, environment};
+}
+
+/**
+ * The `@yume-chan` packages of a library: the alias folder's packages, or the sources' folders.
+ *
+ * @param library The version's library (see LIBRARIES in src/versions/index.ts).
+ * @returns Package names without scope (`adb`, `scrcpy`, …), sorted; those without a
+ *   `package.json` (or, for sources, without `src/index.ts`) are left out.
+ */
+function libraryPackages(library: Library): string[] {
+  if (library.kind === 'scope') {
+    const dir = path.join(PACKAGE_ROOT, 'node_modules', library.scope);
+    return fs
+      .readdirSync(dir)
+      .filter((pkg) => fs.existsSync(path.join(dir, pkg, 'package.json')))
+      .sort();
+  }
+  const dir = path.resolve(PACKAGE_ROOT, library.dir);
+  return fs
+    .readdirSync(dir)
+    .filter((pkg) => fs.existsSync(path.join(dir, pkg, 'src', 'index.ts')))
+    .sort();
+}
+
+/**
+ * The names a signature block declares: for a block whose every statement is a declaration of
+ * types (imports, interfaces, type aliases, and `declare` classes, functions, namespaces, enums
+ * and variables), the name of each top-level declaration, type aliases only when they spell out
+ * an object or function type. A block with any runtime statement is a sample, not a signature,
+ * and gives none.
+ *
+ * @param source The block's parsed module.
+ * @returns The declared names with their nodes, in order.
+ */
+export function signatureNames(source: ts.SourceFile): Array<{name: string; node: ts.Node}> {
+  const names: Array<{name: string; node: ts.Node}> = [];
+  const declared = (statement: ts.Statement) =>
+    ts.getCombinedModifierFlags(statement as unknown as ts.Declaration) & ts.ModifierFlags.Ambient;
+  for (const statement of source.statements) {
+    if (ts.isImportDeclaration(statement) || (ts.isExportDeclaration(statement) && !statement.moduleSpecifier)) continue;
+    if (ts.isInterfaceDeclaration(statement)) {
+      names.push({name: statement.name.text, node: statement.name});
+    } else if (ts.isTypeAliasDeclaration(statement)) {
+      // A type computed from the library's (`keyof X`, `Parameters<typeof f>`) is a sample; an
+      // alias that spells out a shape (an object or function type) is a declaration.
+      const shape = statement.type;
+      if (ts.isTypeLiteralNode(shape) || ts.isFunctionTypeNode(shape) || ts.isConstructorTypeNode(shape)) {
+        names.push({name: statement.name.text, node: statement.name});
+      }
+    } else if (
+      (ts.isClassDeclaration(statement) || ts.isFunctionDeclaration(statement) || ts.isEnumDeclaration(statement)) &&
+      declared(statement) &&
+      statement.name
+    ) {
+      names.push({name: statement.name.text, node: statement.name});
+    } else if (ts.isModuleDeclaration(statement) && declared(statement) && ts.isIdentifier(statement.name)) {
+      names.push({name: statement.name.text, node: statement.name});
+    } else if (ts.isVariableStatement(statement) && declared(statement)) {
+      for (const declaration of statement.declarationList.declarations) {
+        if (ts.isIdentifier(declaration.name)) names.push({name: declaration.name.text, node: declaration.name});
+      }
+    } else {
+      return [];
+    }
+  }
+  return names;
 }
 
 /** Counts of one docs version (or of all), as printed. */

@@ -294,3 +294,42 @@ test('main rejects a missing --root value, extra arguments and a --root that is 
     assert.match(String(stderr.mock.calls.at(-1)?.arguments[0]), /\nUsage: tsx scripts\/check-samples\.ts/, args.join(' '));
   }
 });
+
+test('a block that only declares types may declare only names the library (or the platform) has', () => {
+  const invented = [
+    'import type {AdbServerClient} from "@yume-chan/adb";',
+    'interface RequestDevice {',
+    '  (filters?: USBDeviceFilter[]): Promise<unknown>;',
+    '}',
+    'declare function pushServer(adb: unknown): Promise<void>;',
+    'export type Serial = AdbServerClient.Device["serial"];',
+  ].join('\n');
+  const real = [
+    'declare class AdbSync {',
+    '  stat(path: string): Promise<unknown>;',
+    '}',
+    'interface ReadableStream<R> {',
+    '  readonly locked: boolean;',
+    '}',
+  ].join('\n');
+  const sample = [
+    'import {Adb} from "@yume-chan/adb";',
+    'interface Options {',
+    '  adb: Adb;',
+    '}',
+    'export const options: Options | undefined = undefined;',
+  ].join('\n');
+  const root = makeTree({'docs/a.md': `${fence('', invented)}\n\n${fence('', real)}\n\n${fence('', sample)}\n`});
+  try {
+    const {status, stdout, last} = runChecker('--root', root);
+    assert.equal(last, 'samples: 3 type-checked, 0 syntax-only, 0 opted out, 1 failed', stdout);
+    assert.equal(status, 1);
+    const rel = path.relative(REPO, path.join(root, 'docs/a.md')).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    // The interface and the free function are invented; the computed type alias is a sample.
+    assert.match(stdout, new RegExp(`^${rel}:3:11 signature: "RequestDevice" is exported by no @yume-chan package`, 'm'));
+    assert.match(stdout, new RegExp(`^${rel}:6:18 signature: "pushServer" is exported by no @yume-chan package`, 'm'));
+    assert.equal(stdout.match(/signature:/g)?.length, 2, stdout);
+  } finally {
+    fs.rmSync(root, {recursive: true, force: true});
+  }
+});
