@@ -231,22 +231,22 @@ test('hostile URL hashes, on load and on a loaded page, change nothing', async (
 const STORAGE_VALUES = [...HOSTILE, HUGE];
 for (const values of [STORAGE_VALUES.slice(0, 7), STORAGE_VALUES.slice(7)]) {
   const names = values.map((value) => JSON.stringify(value.slice(0, 12))).join(', ');
-  test(`hostile values in every localStorage key of the site change nothing: ${names}`, async ({page, watch}) => {
+  test(`hostile values in every localStorage key of the site change nothing: ${names}`, async ({context, watch}) => {
     const keys = SITE_STORAGE_KEYS.map(siteStorageKey);
     // Pages that read them: colour mode and announcement everywhere, the code-language and
     // runtime tabs, the bundler tabs, and the preferred docs version (outside the docs).
     const routes = ['/api/adb/framebuffer/', '/scrcpy/prepare-server/', '/no/such/page/'];
     for (const value of values) {
+      // A page whose every load writes the keys before the site's scripts read them.
+      const page = await context.newPage();
+      await page.addInitScript(
+        ([names, v]) => {
+          for (const name of names) window.localStorage.setItem(name, v);
+        },
+        [keys, value] as const,
+      );
       for (const route of routes) {
         const label = `localStorage=${JSON.stringify(value.slice(0, 40))} on ${route}`;
-        // A same-origin file without the site's scripts, to write the keys before the site reads them.
-        await page.goto('/img/favicon.svg');
-        await page.evaluate(
-          ([names, v]) => {
-            for (const name of names) window.localStorage.setItem(name, v);
-          },
-          [keys, value] as const,
-        );
         await gotoHydrated(page, route);
         await expectHydrated(page, label);
         await expectNothingInjected(page, label);
@@ -263,6 +263,7 @@ for (const values of [STORAGE_VALUES.slice(0, 7), STORAGE_VALUES.slice(7)]) {
           await expect(page.locator('html'), label).toHaveAttribute('data-theme', /^(light|dark)$/);
         }
       }
+      await page.close();
     }
     expect(unexpectedErrors(watch.consoleErrors)).toEqual([]);
     expect(watch.failedRequests).toEqual([]);
