@@ -112,12 +112,12 @@ test('code-language tabs stay in step: a synced group switches every set, and a 
     }
   };
   // No tab set of the site reads ?code-language= (none sets `queryString`): the default stays.
-  await gotoHydrated(page, '/api/adb/framebuffer/?code-language=js');
+  await gotoHydrated(page, '/api/adb/get-prop/?code-language=js');
   await expectEverySet('TypeScript', 'ts', 'with ?code-language=js');
   await page.locator('.tabs-container').first().getByRole('tab', {name: 'JavaScript'}).click();
   await expectEverySet('JavaScript', 'js', 'after one click');
   // The stored choice on the next load, applied after hydration.
-  await gotoHydrated(page, '/api/adb/framebuffer/');
+  await gotoHydrated(page, '/api/adb/get-prop/');
   await expectEverySet('JavaScript', 'js', 'stored choice');
 });
 
