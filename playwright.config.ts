@@ -17,9 +17,10 @@ export default defineConfig({
   testDir: 'tests/e2e',
   fullyParallel: true,
   forbidOnly: true,
-  // `workers` is left at Playwright's default, half the cores: 1 worker on the 2-core CI machine.
-  // Two workers there took 11.4-17.0 min for the browser tests (four clean-clone runs); one took
-  // 11.1 and 12.7 min.
+  // Two workers on the 2-core CI machine: once requests stopped going through Playwright's router
+  // (see tests/e2e/fixtures.ts), the browser tests took 6.7 min with two workers and 9.7 min with
+  // one on this machine.
+  workers: 2,
   retries: 0,
   timeout: 30_000,
   // Chromium and the servers share the cores with the tests: give assertions room before they fail.
