@@ -19,10 +19,6 @@ const FAILING_IMPACTS = ['serious', 'critical'];
 const CHUNK = 18;
 const expected = expectedRoutes();
 
-// A trace of 18 pages with axe runs costs more time than it helps: the failure message already
-// names each route, rule and element.
-test.use({trace: 'off'});
-
 /** Opens a route and waits until it is hydrated and settled: heading, finite animations. */
 async function openSettled(page: Page, route: string) {
   await gotoHydrated(page, route, {waitUntil: 'load'});
