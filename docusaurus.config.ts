@@ -30,9 +30,8 @@ const latestOnly = process.env.TANGO_LATEST_ONLY === '1';
 // (the frozen ones). The latest release is served at `/`, every older one under `/{version}/` with
 // the "unmaintained" banner; once CURRENT_VERSION itself has been frozen, docs/ becomes the
 // unreleased "Next" at `/next/`.
-const allVersions = docsVersions();
 const docsVersionOptions: NonNullable<DocsOptions['versions']> = Object.fromEntries(
-  allVersions.map((version) => [
+  docsVersions().map((version) => [
     version.name,
     version.isNext
       ? {label: version.label, path: 'next', banner: 'unreleased', noIndex: true}

@@ -255,6 +255,8 @@ interface LibrarySetup {
   extraRoots: string[];
   /** Real paths (ending in a separator) that every `@yume-chan/*` import must resolve inside. */
   allowedRoots: string[];
+  /** The library's `@yume-chan` packages, without scope (`adb`, `async`, `scrcpy`, …), sorted. */
+  packages: string[];
 }
 
 /**
@@ -265,7 +267,7 @@ interface LibrarySetup {
  * and `exactOptionalPropertyTypes`, as the library's own build compiles them.
  *
  * @param library The version's library (see LIBRARIES).
- * @returns The options, the sources' ambient declaration files, and the allowed roots.
+ * @returns The options, the sources' ambient declaration files, the allowed roots and the packages.
  * @throws Error when the packages or the sources folder are missing (with what to do), or when
  *   TypeScript rejects an option (e.g. after a TypeScript upgrade).
  */
@@ -278,10 +280,12 @@ export function librarySetup(library: Library): LibrarySetup {
   const extraRoots: string[] = [];
   let paths: Record<string, string[]>;
   let allowed: string[];
+  let packages: string[];
   if (library.kind === 'scope') {
     const dir = scopeDir(library.scope);
     paths = {'@yume-chan/*': [path.join(dir, '*')]};
     allowed = [dir];
+    packages = fs.readdirSync(dir).filter((pkg) => fs.existsSync(path.join(dir, pkg, 'package.json')));
   } else {
     const dir = path.resolve(PACKAGE_ROOT, library.dir);
     if (!fs.existsSync(dir)) {
@@ -290,6 +294,7 @@ export function librarySetup(library: Library): LibrarySetup {
     const asyncDir = path.join(scopeDir(library.asyncScope), 'async');
     paths = {'@yume-chan/async': [asyncDir], '@yume-chan/*': [path.join(dir, '*', 'src', 'index.ts')]};
     allowed = [dir, asyncDir];
+    packages = ['async', ...fs.readdirSync(dir).filter((pkg) => fs.existsSync(path.join(dir, pkg, 'src', 'index.ts')))];
     for (const pkg of fs.readdirSync(dir).sort()) {
       const src = path.join(dir, pkg, 'src');
       if (!fs.existsSync(src)) continue;
@@ -318,7 +323,7 @@ export function librarySetup(library: Library): LibrarySetup {
     PACKAGE_ROOT,
   );
   if (errors.length > 0) throw new Error(errors.map(messageOf).join('\n'));
-  return {options, extraRoots, allowedRoots: allowed.map((dir) => fs.realpathSync(dir) + path.sep)};
+  return {options, extraRoots, allowedRoots: allowed.map((dir) => fs.realpathSync(dir) + path.sep), packages: packages.sort()};
 }
 
 /** Parsed library files (lib.dom.d.ts, @types/node, …), shared by the programs of all versions. */
@@ -341,7 +346,7 @@ export function checkTypes(
   library: Library,
   workDir: string,
 ): {failures: Failure[]; environment: string[]} {
-  const {options, extraRoots, allowedRoots} = librarySetup(library);
+  const {options, extraRoots, allowedRoots, packages} = librarySetup(library);
   const inLibrary = (file: string) => allowedRoots.some((root) => file.startsWith(root));
 
   const byFile = new Map<string, SampleBlock>();
@@ -377,7 +382,6 @@ export function checkTypes(
     });
 
   // One module importing every package of the library, so that their exports can be listed.
-  const packages = [...new Set([...libraryPackages(library), 'async'])];
   const exportsFile = path.join(workDir, 'library-exports.ts');
   fs.writeFileSync(exportsFile, packages.map((pkg, index) => `export * as p${index} from '@yume-chan/${pkg}';`).join('\n') + '\n');
   const program = ts.createProgram({rootNames: [...byFile.keys(), ...extraRoots, exportsFile], options, host});
@@ -417,28 +421,6 @@ export function checkTypes(
     }
   }
   return {failures, environment};
-}
-
-/**
- * The `@yume-chan` packages of a library: the alias folder's packages, or the sources' folders.
- *
- * @param library The version's library (see LIBRARIES in src/versions/index.ts).
- * @returns Package names without scope (`adb`, `scrcpy`, …), sorted; those without a
- *   `package.json` (or, for sources, without `src/index.ts`) are left out.
- */
-function libraryPackages(library: Library): string[] {
-  if (library.kind === 'scope') {
-    const dir = path.join(PACKAGE_ROOT, 'node_modules', library.scope);
-    return fs
-      .readdirSync(dir)
-      .filter((pkg) => fs.existsSync(path.join(dir, pkg, 'package.json')))
-      .sort();
-  }
-  const dir = path.resolve(PACKAGE_ROOT, library.dir);
-  return fs
-    .readdirSync(dir)
-    .filter((pkg) => fs.existsSync(path.join(dir, pkg, 'src', 'index.ts')))
-    .sort();
 }
 
 /**

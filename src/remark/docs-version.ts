@@ -1,8 +1,6 @@
 import path from 'node:path';
 import {CURRENT_VERSION, LIBRARIES, type DataPackage} from '../versions/index.ts';
 
-export type {DataPackage};
-
 /**
  * For each docs version, the npm alias under which this site installs the `@yume-chan` packages whose
  * data build-time tables read (the `data` of each entry of LIBRARIES in src/versions/index.ts). A package

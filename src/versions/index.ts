@@ -41,8 +41,6 @@ export interface DocsVersion {
   label: string;
   /** The folder of its pages, relative to the site root: `docs` or `versioned_docs/version-X`. */
   folder: string;
-  /** Its base path: `/` for the latest release, `/X` for an older one, `/next` for an unreleased `docs/`. */
-  basePath: string;
   /** Whether it is the latest release (served at `/`). */
   isLatest: boolean;
   /** Whether `docs/` is unreleased (its version has been frozen into `versioned_docs/`). */
@@ -66,7 +64,6 @@ export function docsVersions(released: readonly string[] = RELEASED_VERSIONS, cu
       version: current,
       label: currentIsNext ? 'Next' : current,
       folder: 'docs',
-      basePath: currentIsNext ? '/next' : '/',
       isLatest: !currentIsNext,
       isNext: currentIsNext,
     },
@@ -78,7 +75,6 @@ export function docsVersions(released: readonly string[] = RELEASED_VERSIONS, cu
       version,
       label: version,
       folder: `versioned_docs/version-${version}`,
-      basePath: isLatest ? '/' : `/${version}`,
       isLatest,
       isNext: false,
     });
