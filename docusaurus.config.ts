@@ -13,6 +13,7 @@ import scrcpyVersions from './src/remark/scrcpy-versions';
 import scrcpyInheritance from './src/remark/scrcpy-inheritance';
 import {remarkDiagrams} from './src/remark/diagrams';
 import colorModeGuard from './src/plugins/color-mode-guard';
+import llmsTxt from './src/plugins/llms-txt/index.ts';
 import {docsVersions, LATEST} from './src/versions/index.ts';
 
 // ---------------------------------------------------------------------------
@@ -140,6 +141,9 @@ const config = {
   plugins: [
     // Only `light` or `dark` reaches html[data-theme], whatever is stored or in the query string.
     colorModeGuard,
+    // After the build: a Markdown twin beside every doc page, and llms.txt / llms-full.txt per version.
+    // TANGO_LLMS_TXT=off leaves them out: bench/build.ts builds once without them to time what they add.
+    process.env.TANGO_LLMS_TXT !== 'off' && llmsTxt,
     // Our modules in place of two that the theme and core import (webpack aliases):
     // - prism-react-renderer: Prism with only the grammars these pages use (see src/prism/);
     // - @docusaurus/ComponentCreator: route components built on first use, not all ~375 at load

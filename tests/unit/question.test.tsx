@@ -44,8 +44,14 @@ function findElements(node: ReactNode, tag: string): ReactElement<{onClick?: () 
   return found;
 }
 
+/** The markup outside `<noscript>`: what a reader with JavaScript sees. */
+function visible(markup: string): string {
+  return markup.replace(/<noscript>[\s\S]*?<\/noscript>/g, '');
+}
+
 describe('<Question> server render', () => {
-  const html = renderToStaticMarkup(transportQuestion());
+  const markup = renderToStaticMarkup(transportQuestion());
+  const html = visible(markup);
 
   test('shows the title and labels the group with it', () => {
     const titleId = /<p class="title" id="([^"]+)">Where does your code run\?<\/p>/.exec(html)?.[1];
@@ -70,6 +76,16 @@ describe('<Question> server render', () => {
     assert.doesNotMatch(html, /Start over/);
   });
 
+  test('prints every answer inside <noscript>, labels in bold, for readers and tools without JavaScript', () => {
+    const noscript = /<noscript>([\s\S]*)<\/noscript>/.exec(markup)?.[1];
+    assert.equal(
+      noscript,
+      '<div><p><strong>Where does your code run?</strong></p><ul>' +
+        '<li><p><strong>In a web browser</strong></p><p>Use WebUSB.</p></li>' +
+        '<li><p><strong>In Node.js</strong></p><p>Use the ADB server.</p></li></ul></div>',
+    );
+  });
+
   test('default and named exports are the same component', () => {
     assert.equal(Question, NamedQuestion);
   });
@@ -90,10 +106,14 @@ describe('<Question> in MDX', () => {
       '</Question>',
     ].join('\n');
     const {default: Content} = await evaluate(source, runtime);
-    const html = renderToStaticMarkup(<Content components={{Question, Answer}} />);
+    const markup = renderToStaticMarkup(<Content components={{Question, Answer}} />);
+    const html = visible(markup);
     const labels = [...html.matchAll(/<button[^>]*>([^<]*)<\/button>/g)].map((match) => match[1]);
     assert.deepEqual(labels, ['In a web browser', 'In Node.js']);
     assert.doesNotMatch(html, /WebUSB|Which browser|ADB server/);
+    // One <noscript> only (a nested one would end the outer early), holding the nested question as a list.
+    assert.equal(markup.match(/<noscript>/g)?.length, 1);
+    assert.match(markup, /<strong>Which browser\?<\/strong><\/p><ul><li><p><strong>Chrome<\/strong><\/p>Fine\.<\/li>/);
   });
 });
 

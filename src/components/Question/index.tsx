@@ -1,4 +1,15 @@
-import {Children, isValidElement, useId, useReducer, useRef, type ReactElement, type ReactNode, type Ref} from 'react';
+import {
+  Children,
+  createContext,
+  isValidElement,
+  useContext,
+  useId,
+  useReducer,
+  useRef,
+  type ReactElement,
+  type ReactNode,
+  type Ref,
+} from 'react';
 
 import styles from './styles.module.css';
 
@@ -180,14 +191,56 @@ export function QuestionView({title, id, answers, chosen, onChoose, onReset, fir
 }
 
 /**
+ * Where a {@link Question} renders: at the top of the page, inside an answer shown by an interactive
+ * question, or inside the static tree printed for readers and tools without JavaScript.
+ */
+type QuestionPlace = 'top' | 'interactive' | 'static';
+const QuestionPlaceContext = createContext<QuestionPlace>('top');
+
+/**
+ * The whole chooser as static markup: the question, then a list with each answer's label in bold
+ * followed by its content, nested questions included.
+ *
+ * Input: the question text and its answers (from {@link collectAnswers}).
+ * Output: `<div><p><strong>title</strong></p><ul><li><p><strong>label</strong></p>…</li>…</ul></div>`;
+ * nested `<Question>`s inside render the same way.
+ * Errors: none. Facts: none.
+ */
+export function QuestionTree({title, answers}: {title: string; answers: ReactElement<AnswerProps>[]}): ReactNode {
+  return (
+    <QuestionPlaceContext.Provider value="static">
+      <div>
+        <p>
+          <strong>{title}</strong>
+        </p>
+        <ul>
+          {answers.map((answer, index) => (
+            <li key={index}>
+              <p>
+                <strong>{answer.props.label}</strong>
+              </p>
+              {answer.props.children}
+            </li>
+          ))}
+        </ul>
+      </div>
+    </QuestionPlaceContext.Provider>
+  );
+}
+
+/**
  * Interactive chooser: a question, one button per answer, and the chosen answer.
  *
  * Input: `{title, children}`; children are `<Answer label="…">` elements (see
  * {@link collectAnswers}). Answers may contain further `<Question>`s.
  * Output: {@link QuestionView} driven by {@link questionReducer}: nothing is
- * chosen at first (so server-rendered HTML holds no answer content); clicking
+ * chosen at first (so the visible server-rendered HTML holds no answer content); clicking
  * an answer button shows that answer, clicking another switches to it, and
  * "Start over" clears the choice and moves focus to the first answer button.
+ * A question at the top of the page also prints {@link QuestionTree} inside `<noscript>`: readers
+ * without JavaScript see every answer, and the Markdown twin of the page (src/plugins/llms-txt)
+ * turns it into nested lists. React renders `<noscript>` children on the server only, so this costs
+ * HTML bytes but no hydration work.
  * Errors: throws an Error for children other than `<Answer>` elements, blank
  * labels, or no answers (see {@link collectAnswers}).
  * Facts: none; questions and answers come from the page author.
@@ -197,7 +250,11 @@ export function Question({title, children}: QuestionProps): ReactNode {
   const [chosen, dispatch] = useReducer(questionReducer, null);
   const id = useId();
   const firstButton = useRef<HTMLButtonElement>(null);
-  return (
+  const place = useContext(QuestionPlaceContext);
+  if (place === 'static') {
+    return <QuestionTree title={title} answers={answers} />;
+  }
+  const view = (
     <QuestionView
       title={title}
       id={id}
@@ -210,6 +267,17 @@ export function Question({title, children}: QuestionProps): ReactNode {
       }}
       firstButtonRef={firstButton}
     />
+  );
+  if (place === 'interactive') {
+    return view;
+  }
+  return (
+    <QuestionPlaceContext.Provider value="interactive">
+      <noscript>
+        <QuestionTree title={title} answers={answers} />
+      </noscript>
+      {view}
+    </QuestionPlaceContext.Provider>
   );
 }
 
