@@ -54,7 +54,8 @@ function plainCodeBlock(block: Element): Element {
   const lines = selectAll('.token-line', block).map((line) =>
     line.children
       .filter((child) => !(child.type === 'element' && child.tagName === 'br'))
-      .map((child) => toText(child, {whitespace: 'pre'}))
+      // A text node's own value: toText() gives '' for one that is only spaces (an indent).
+      .map((child) => (child.type === 'text' ? child.value : toText(child, {whitespace: 'pre'})))
       .join(''),
   );
   const source = lines.length > 0 ? lines.join('\n') : toText(select('pre', block) ?? block, {whitespace: 'pre'});
