@@ -103,6 +103,18 @@ test("the chooser's <noscript> tree becomes nested lists, and its buttons are dr
   assert.equal(markdown.match(/Where\?/g)?.length, 1);
 });
 
+test('a table keeps its caption as a bold line, and a list in a cell stays on the row', () => {
+  const markdown = docHtmlToMarkdown(
+    page(
+      '<table><caption>Browser support for <!-- -->Web Streams API<thead><tr><th scope=col>Browser<th scope=col>Since<tbody>' +
+        '<tr><th scope=row>Chrome<td><span>59</span><ul><li>ReadableStream since 43<li>pipeTo since 59</ul></table>',
+    ),
+    info,
+  );
+  assert.match(markdown, /\*\*Browser support for Web Streams API\*\*\n\n\| Browser \| Since +\|\n/);
+  assert.match(markdown, /\| Chrome +\| 59 \(ReadableStream since 43; pipeTo since 59\) \|/);
+});
+
 test('HTML without doc content is refused', () => {
   assert.throws(() => docHtmlToMarkdown('<html><body><main><p>404</p></main></body></html>', info), NotADocPageError);
 });

@@ -110,7 +110,8 @@ function noscriptContent(noscript: Element): ElementContent[] {
  * Rewrites the page's content element in place, so that `hast-util-to-mdast` gives clean Markdown.
  * Dropped: heading anchors, buttons, icons, the interactive chooser (its `<noscript>` tree is used),
  * dark-mode copies of themed images. Replaced: code blocks, tab sets, admonitions, diagrams (by
- * their alternative text), links and image sources (through `resolveUrl`).
+ * their alternative text), table captions (a bold line above), lists inside table cells (`(a; b)`),
+ * links and image sources (through `resolveUrl`).
  */
 function simplify(parent: Element | Root, info: MarkdownPageInfo): void {
   const out: RootContent[] = [];
@@ -164,6 +165,31 @@ function simplify(parent: Element | Root, info: MarkdownPageInfo): void {
         out.push(element('img', {src: info.resolveUrl(String(node.properties.src ?? '')), alt}, []));
       }
       continue;
+    }
+    if (node.tagName === 'table') {
+      // A Markdown table has no caption: it becomes a bold line above the table.
+      const caption = node.children.find((cell): cell is Element => cell.type === 'element' && cell.tagName === 'caption');
+      if (caption) {
+        node.children = node.children.filter((cell) => cell !== caption);
+        out.push(element('p', {}, [element('strong', {}, [text(toText(caption).trim())])]));
+      }
+    }
+    if (
+      (node.tagName === 'td' || node.tagName === 'th') &&
+      node.children.some((cell) => cell.type === 'element' && cell.tagName === 'ul')
+    ) {
+      // A Markdown table cell holds one line: a list in it (the browser-support notes) becomes "(a; b)".
+      node.children = node.children.flatMap((cell): ElementContent[] =>
+        cell.type === 'element' && cell.tagName === 'ul'
+          ? [
+              text(
+                ` (${selectAll('li', cell)
+                  .map((item) => toText(item).trim())
+                  .join('; ')})`,
+              ),
+            ]
+          : [cell],
+      );
     }
     if (node.tagName === 'a' && typeof node.properties.href === 'string') {
       node.properties.href = info.resolveUrl(node.properties.href);
