@@ -12,6 +12,7 @@ import pmInstallOptions from './src/remark/pm-install-options';
 import scrcpyVersions from './src/remark/scrcpy-versions';
 import scrcpyInheritance from './src/remark/scrcpy-inheritance';
 import {remarkDiagrams} from './src/remark/diagrams';
+import rehypeHighlight from './src/rehype/highlight.ts';
 import colorModeGuard from './src/plugins/color-mode-guard';
 import llmsTxt from './src/plugins/llms-txt/index.ts';
 import {docsVersions, LATEST} from './src/versions/index.ts';
@@ -39,6 +40,16 @@ const docsVersionOptions: NonNullable<DocsOptions['versions']> = Object.fromEntr
       : {label: version.label, path: version.isLatest ? '/' : version.name, banner: version.isLatest ? 'none' : 'unmaintained'},
   ]),
 );
+
+/**
+ * The code colour themes: the stock GitHub (light) and Dracula (dark) Prism themes, with every token
+ * colour brought to 4.5:1 on the block and on highlighted lines (--docusaurus-highlighted-code-line-bg
+ * in src/css/custom.css). Used at build time by src/rehype/highlight.ts and by the theme's container.
+ */
+const codeThemes = {
+  light: accessiblePrismTheme(prismThemes.github, [0, 0, 0, 0.1]),
+  dark: accessiblePrismTheme(prismThemes.dracula, [0, 0, 0, 0.3]),
+};
 
 const config = {
   title: 'Tango ADB Development Guide',
@@ -102,6 +113,8 @@ const config = {
             tsToJsTabs,
             browserSupport,
           ],
+          // Every code block highlighted at build time: no highlighter runs in the browser.
+          rehypePlugins: [[rehypeHighlight, codeThemes]],
         } satisfies DocsOptions,
         blog: false,
         pages: false,
@@ -145,7 +158,7 @@ const config = {
     // TANGO_LLMS_TXT=off leaves them out: bench/build.ts builds once without them to time what they add.
     process.env.TANGO_LLMS_TXT !== 'off' && llmsTxt,
     // Our modules in place of two that the theme and core import (webpack aliases):
-    // - prism-react-renderer: Prism with only the grammars these pages use (see src/prism/);
+    // - prism-react-renderer: an empty Prism, since code is highlighted at build time (see src/prism/);
     // - @docusaurus/ComponentCreator: route components built on first use, not all ~375 at load
     //   (see src/routes/).
     function standInsPlugin(context) {
@@ -231,14 +244,12 @@ const config = {
       copyright: `Copyright © 2021-${new Date().getFullYear()} Tango ADB. Built with Docusaurus.`,
     },
     prism: {
-      // The stock themes, with every token colour brought to 4.5:1 on the block and on highlighted
-      // lines (--docusaurus-highlighted-code-line-bg in src/css/custom.css).
-      theme: accessiblePrismTheme(prismThemes.github, [0, 0, 0, 0.1]),
-      darkTheme: accessiblePrismTheme(prismThemes.dracula, [0, 0, 0, 0.3]),
-      // Not empty on purpose: theme-classic turns this list into a bundler rule, and an empty list
-      // bundles Prism's whole component index (26 KB of JSON) into main.js. The other grammars are
-      // added when the first code block renders (src/prism/prism-react-renderer.ts).
-      additionalLanguages: ['bash', 'json'],
+      // Code is highlighted at build time with these themes (src/rehype/highlight.ts); the theme
+      // reads their plain colour and background for the code block container.
+      theme: codeThemes.light,
+      darkTheme: codeThemes.dark,
+      // No grammar is loaded in the browser (src/theme/prism-include-languages.ts is a no-op).
+      additionalLanguages: [],
     },
   } satisfies Preset.ThemeConfig,
 } satisfies Config;

@@ -1,6 +1,7 @@
 /**
  * Lighthouse (mobile form factor, simulated slow-4G throttling, Lighthouse 12.8 defaults) on the
- * home page, an API page and a page with a Mermaid diagram, against build/ served with gzip as a
+ * home page (the Quick start), an API page, a page with a diagram and the guide page with the most
+ * code, against build/ served with gzip as a
  * static host serves it. Debian's Chromium is started by chrome-launcher (Lighthouse's own
  * dependency), headless, with the flags this machine's closed network needs.
  *
@@ -10,7 +11,7 @@
  * moves between about 700 and 1 650 from one minute to the next, and the score with it, which is why
  * one run is not a figure.
  * Usage: tsx bench/lighthouse.ts   (needs build/; exits 1 when a budget is missed)
- *        LH_PAGES=/a/,/b/ tsx bench/lighthouse.ts   audits those routes instead of the three above
+ *        LH_PAGES=/a/,/b/ tsx bench/lighthouse.ts   audits those routes instead of the four above
  */
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
@@ -22,7 +23,9 @@ import {startGzipServer} from './serve-gzip.ts';
 /** The pages audited. */
 export const LIGHTHOUSE_PAGES: Record<string, string> = process.env.LH_PAGES
   ? Object.fromEntries(process.env.LH_PAGES.split(',').map((p, i) => [`p${i}`, p]))
-  : {home: '/', api: '/api/adb/sync/stat/', diagram: '/internal/connection/'};
+  : // The home page is the Quick start, the longest guide page in words; the WebSocket guide page
+    // has the most code (the largest HTML of the guide pages, 157 KB).
+    {home: '/', api: '/api/adb/sync/stat/', diagram: '/internal/connection/', 'longest guide': '/tango/web-stream/websocket/'};
 
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 const BUDGETS: Record<(typeof CATEGORIES)[number], number> = {
@@ -94,7 +97,7 @@ export function medianRun(runs: PageScores[]): PageScores {
   return sorted[Math.floor((sorted.length - 1) / 2)]!;
 }
 
-/** Audits the three pages {@link RUNS} times each and returns the median run's figures with budgets; failed audits are printed. */
+/** Audits the pages {@link RUNS} times each and returns the median run's figures with budgets; failed audits are printed. */
 export async function lighthouseFigures(): Promise<Figure[]> {
   const server = await startGzipServer(requireBuild());
   const chrome = await chromeLauncher.launch({

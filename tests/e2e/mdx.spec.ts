@@ -160,12 +160,13 @@ test('the browser-support table is rendered at build time from MDN data', async 
   expect(html).toMatch(/href="?https:\/\/developer\.mozilla\.org\/[^ >]*USB"? target="?_blank"? rel="noopener noreferrer"/);
 });
 
-test('a dark-mode reader gets the dark code colours once the page hydrates (no remount needed)', async ({page, watch}) => {
+test('a dark-mode reader gets the dark code colours (build-time tokens, colours by colour mode)', async ({page, watch}) => {
   const colours = async (reader: Page) => {
     await reader.goto('/api/adb/sync/stat/');
     await expect(reader.locator('.navbar button[title$="mode"]').first()).toBeEnabled();
     const block = reader.locator('.theme-code-block pre').first();
-    const keyword = block.locator('.token.keyword').first();
+    // Tokens are highlighted at build time (src/rehype/highlight.ts): a span with both colours.
+    const keyword = block.locator('span[style]', {hasText: /^import$/}).first();
     await expect(keyword).toBeVisible();
     return {block, keyword};
   };
@@ -176,6 +177,8 @@ test('a dark-mode reader gets the dark code colours once the page hydrates (no r
   const dark = await colours(page);
   // The page is built with the light (GitHub) colours; Dracula's background is #282a36.
   await expect.poll(() => dark.block.evaluate((pre) => getComputedStyle(pre).backgroundColor)).toBe('rgb(40, 42, 54)');
-  expect(await dark.keyword.evaluate((token) => getComputedStyle(token).color)).not.toBe(lightKeyword);
+  expect(lightKeyword).toBe('rgb(0, 0, 159)');
+  // Dracula's keyword colour, #bd93f9.
+  await expect.poll(() => dark.keyword.evaluate((token) => getComputedStyle(token).color)).toBe('rgb(189, 147, 249)');
   expect(watch.consoleErrors).toEqual([]);
 });
