@@ -62,13 +62,13 @@ describe('<OptionsInheritance> server render', () => {
   });
 
   test('marks own, inherited and missing cells in text, not only by style', () => {
-    assert.match(html, /class="cell own"[^>]*>2\.0<span class="visuallyHidden"> \(own implementation\)<\/span>/);
+    assert.match(html, /class="cell own"[^>]*>2\.0<span class="tango-visually-hidden"> \(own implementation\)<\/span>/);
     assert.match(
       html,
-      /class="cell inherited"[^>]*><span aria-hidden="true" class="arrow">↑<\/span>1\.15<span class="visuallyHidden"> \(inherited from ScrcpyOptions1_15\)<\/span>/,
+      /class="cell inherited"[^>]*><span aria-hidden="true" class="arrow">↑<\/span>1\.15<span class="tango-visually-hidden"> \(inherited from ScrcpyOptions1_15\)<\/span>/,
     );
-    assert.match(html, /class="cell missing"[^>]*>—<span class="visuallyHidden"> \(not available\)<\/span>/);
-    assert.match(html, /class="cell"[^>]*>1\.15<span class="visuallyHidden"> \(shared implementation\)<\/span>/);
+    assert.match(html, /class="cell missing"[^>]*>—<span class="tango-visually-hidden"> \(not available\)<\/span>/);
+    assert.match(html, /class="cell"[^>]*>1\.15<span class="tango-visually-hidden"> \(shared implementation\)<\/span>/);
   });
 
   test('shows the usage hint in a polite live region, with nothing highlighted', () => {

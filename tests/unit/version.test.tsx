@@ -13,7 +13,7 @@ describe('<Version>', () => {
       html,
       '<span class="badge" title="Scrcpy server v2.0 and later">' +
         '<span aria-hidden="true">v2.0+</span>' +
-        '<span class="visuallyHidden">Scrcpy server v2.0 and later</span></span>',
+        '<span class="tango-visually-hidden">Scrcpy server v2.0 and later</span></span>',
     );
   });
 
@@ -26,7 +26,7 @@ describe('<Version>', () => {
   test('since and until render a range', () => {
     const html = renderToStaticMarkup(<Version since="1.22" until="2.0" />);
     assert.match(html, /<span aria-hidden="true">v1\.22 – v2\.0<\/span>/);
-    assert.match(html, /<span class="visuallyHidden">Scrcpy server v1\.22 to v2\.0<\/span>/);
+    assert.match(html, /<span class="tango-visually-hidden">Scrcpy server v1\.22 to v2\.0<\/span>/);
   });
 
   test('accepts three-part versions', () => {

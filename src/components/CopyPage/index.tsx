@@ -66,7 +66,7 @@ export default function CopyPage({permalink}: {permalink: string}): ReactNode {
       <a className={styles.action} href={href} type="text/markdown">
         View as Markdown
       </a>
-      <span className={styles.status} role="status">
+      <span className="tango-visually-hidden" role="status">
         {status === 'copied' ? 'Copied the page as Markdown.' : status === 'failed' ? `Could not copy the page: ${reason}` : ''}
       </span>
     </div>

@@ -327,7 +327,7 @@ export default function OptionsInheritance({data}: OptionsInheritanceProps): Rea
               <tr key={version.className}>
                 <th scope="row" className={clsx(styles.version, active?.row === row && styles.activeHeader)} {...placeProps(row, -1)}>
                   {version.version}
-                  <span className={styles.visuallyHidden}> ({version.className})</span>
+                  <span className="tango-visually-hidden"> ({version.className})</span>
                 </th>
                 {version.cells.map((cell, col) => {
                   const highlight = cellHighlight(data, active, row, col);
@@ -353,7 +353,7 @@ export default function OptionsInheritance({data}: OptionsInheritanceProps): Rea
                         </span>
                       )}
                       {cellText(cell)}
-                      <span className={styles.visuallyHidden}>{hiddenCellText(cell, version.version, version.extends)}</span>
+                      <span className="tango-visually-hidden">{hiddenCellText(cell, version.version, version.extends)}</span>
                     </td>
                   );
                 })}

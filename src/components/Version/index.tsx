@@ -73,7 +73,7 @@ export default function Version(props: VersionProps): ReactNode {
   return (
     <span className={styles.badge} title={label}>
       <span aria-hidden="true">{text}</span>
-      <span className={styles.visuallyHidden}>{label}</span>
+      <span className="tango-visually-hidden">{label}</span>
     </span>
   );
 }
