@@ -12,7 +12,7 @@ import pmInstallOptions from './src/remark/pm-install-options';
 import scrcpyVersions from './src/remark/scrcpy-versions';
 import scrcpyInheritance from './src/remark/scrcpy-inheritance';
 import {remarkDiagrams} from './src/remark/diagrams';
-import rehypeHighlight from './src/rehype/highlight.ts';
+import rehypeHighlight, {tokenStylesheet} from './src/rehype/highlight.ts';
 import colorModeGuard from './src/plugins/color-mode-guard';
 import llmsTxt from './src/plugins/llms-txt/index.ts';
 import {docsVersions, LATEST} from './src/versions/index.ts';
@@ -173,6 +173,15 @@ const config = {
               },
             },
           };
+        },
+      };
+    },
+    // The colours of the code token classes that src/rehype/highlight.ts writes (about 1 KB).
+    function codeColoursPlugin() {
+      return {
+        name: 'tango-code-colours',
+        injectHtmlTags() {
+          return {headTags: [{tagName: 'style', innerHTML: tokenStylesheet(codeThemes)}]};
         },
       };
     },

@@ -49,15 +49,54 @@ function tokenStyle(types: string[], dictionary: StyleDictionary): {color?: stri
 
 const escapeHtml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
+/** Every colour a theme gives tokens, in the order of its styles: the class `l<i>`/`d<i>` is colour i. */
+export function themeColors(theme: PrismTheme): string[] {
+  const colors: string[] = [];
+  for (const {style} of theme.styles) {
+    const color = (style as {color?: string}).color;
+    if (color && !colors.includes(color)) colors.push(color);
+  }
+  return colors;
+}
+
+/**
+ * The stylesheet that gives the token classes of {@link highlightLines} their colours: `l<i>` the
+ * light theme's colour i and `li` its italic, in light mode; `d<i>` and `di`, the same of the dark
+ * theme, in dark mode. About 1 KB; docusaurus.config.ts puts it in every page's `<head>`.
+ * Input: the two themes. Output: CSS text. Errors: none.
+ */
+export function tokenStylesheet(themes: HighlightThemes): string {
+  const rules: string[] = [];
+  for (const [prefix, mode, theme] of [
+    ['l', 'light', themes.light],
+    ['d', 'dark', themes.dark],
+  ] as const) {
+    const scope = `html[data-theme='${mode}'] .tango-code`;
+    themeColors(theme).forEach((color, index) => rules.push(`${scope} .${prefix}${index}{color:${color}}`));
+    rules.push(`${scope} .${prefix}i{font-style:italic}`);
+  }
+  return rules.join('\n');
+}
+
+/** The classes of one token in one theme: its colour's `l<i>`/`d<i>`, and `li`/`di` when italic. */
+function tokenClasses(style: {color?: string; fontStyle?: string}, colors: string[], prefix: 'l' | 'd'): string[] {
+  const classes: string[] = [];
+  const index = style.color ? colors.indexOf(style.color) : -1;
+  if (index >= 0) classes.push(`${prefix}${index}`);
+  if (style.fontStyle === 'italic') classes.push(`${prefix}i`);
+  return classes;
+}
+
 /**
  * A code sample as highlighted HTML, one string per line.
  *
  * Input: the code (a trailing newline is dropped, as theme-classic's CodeBlock does), a Prism
  * language name and the two themes. Output: for each line, the HTML of its tokens: plain text
- * escaped, other tokens as `<span style="--tl:…;--td:…">`, with the light and dark colour (and
- * `--tlf`/`--tdf` font styles where a theme sets one) as CSS variables that src/css/custom.css
- * applies by colour mode; adjacent tokens of the same style share a span. `undefined` when Prism
- * has no grammar for the language. Errors: none.
+ * escaped, other tokens as `<span class="l3 d5 di">`, the classes naming the token's colour and
+ * font style in each theme ({@link tokenStylesheet} gives them their values, by colour mode);
+ * adjacent tokens of the same classes share a span. Classes, not inline colours: the HTML of every
+ * block is part of the page's JavaScript and of the build's memory, and inline colours made it
+ * twice as long. `undefined` when Prism has no grammar for the language. Errors: none.
  * Facts: token types from Prism (prism-react-renderer 2.4's copy), styles merged as
  * prism-react-renderer merges them, so the colours are those the theme showed in the browser.
  */
@@ -66,6 +105,8 @@ export function highlightLines(code: string, language: string, themes: Highlight
   if (!rules) return undefined;
   const light = styleDictionary(themes.light, language);
   const dark = styleDictionary(themes.dark, language);
+  const lightColors = themeColors(themes.light);
+  const darkColors = themeColors(themes.dark);
   const lines = normalizeTokens(Prism.tokenize(code.replace(/\r?\n$/, ''), rules));
   return lines.map((line) => {
     let html = '';
@@ -74,20 +115,14 @@ export function highlightLines(code: string, language: string, themes: Highlight
       // An empty line comes as one token '\n' (theme-classic's Line drops it the same way).
       const content = token.content.replace(/\r?\n/g, '');
       if (content === '') continue;
-      const l = tokenStyle(token.types, light);
-      const d = tokenStyle(token.types, dark);
-      const vars = [
-        l.color && `--tl:${l.color}`,
-        d.color && `--td:${d.color}`,
-        l.fontStyle && `--tlf:${l.fontStyle}`,
-        d.fontStyle && `--tdf:${d.fontStyle}`,
-      ]
-        .filter(Boolean)
-        .join(';');
-      if (vars !== open) {
+      const classes = [
+        ...tokenClasses(tokenStyle(token.types, light), lightColors, 'l'),
+        ...tokenClasses(tokenStyle(token.types, dark), darkColors, 'd'),
+      ].join(' ');
+      if (classes !== open) {
         if (open) html += '</span>';
-        if (vars) html += `<span style="${vars}">`;
-        open = vars;
+        if (classes) html += `<span class="${classes}">`;
+        open = classes;
       }
       html += escapeHtml(content);
     }

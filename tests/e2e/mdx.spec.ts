@@ -165,8 +165,8 @@ test('a dark-mode reader gets the dark code colours (build-time tokens, colours 
     await reader.goto('/api/adb/sync/stat/');
     await expect(reader.locator('.navbar button[title$="mode"]').first()).toBeEnabled();
     const block = reader.locator('.theme-code-block pre').first();
-    // Tokens are highlighted at build time (src/rehype/highlight.ts): a span with both colours.
-    const keyword = block.locator('span[style]', {hasText: /^import$/}).first();
+    // Tokens are highlighted at build time (src/rehype/highlight.ts): a span with a class per mode.
+    const keyword = block.locator('span[class]', {hasText: /^import$/}).first();
     await expect(keyword).toBeVisible();
     return {block, keyword};
   };

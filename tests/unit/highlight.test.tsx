@@ -9,7 +9,7 @@ import {Highlight, themes, type RenderProps} from 'prism-react-renderer';
 import {fromHtml} from 'hast-util-from-html';
 import type {Element, ElementContent} from 'hast';
 
-import {highlightLines} from '../../src/rehype/highlight.ts';
+import {highlightLines, themeColors, tokenStylesheet} from '../../src/rehype/highlight.ts';
 import {accessiblePrismTheme} from '../../src/utils/prism-contrast.ts';
 
 const REPO = path.resolve(import.meta.dirname ?? __dirname, '../..');
@@ -51,21 +51,19 @@ function libraryStyles(code: string, language: string, theme: typeof themes.gith
   );
 }
 
-/** What the build-time HTML shows in one colour mode, per line (`l` light, `d` dark). */
+/** What the build-time HTML shows in one colour mode, per line, reading its classes (`l` light, `d` dark). */
 function ourStyles(lines: string[], mode: 'l' | 'd'): Styled {
+  const colors = themeColors(mode === 'l' ? THEMES.light : THEMES.dark);
   return lines.map((html) => {
     const styles: string[] = [];
     const walk = (nodes: ElementContent[], style: string) => {
       for (const node of nodes) {
         if (node.type === 'text') styles.push(...[...node.value].map(() => style));
         else if (node.type === 'element') {
-          const vars = Object.fromEntries(
-            String((node as Element).properties.style ?? '')
-              .split(';')
-              .filter(Boolean)
-              .map((entry) => entry.split(':') as [string, string]),
-          );
-          walk(node.children, `${vars[`--t${mode}`] ?? ''}|${vars[`--t${mode}f`] ?? ''}`);
+          const classes = ((node as Element).properties.className as string[]).map(String);
+          const color = classes.find((name) => new RegExp(`^${mode}\\d+$`).test(name));
+          const italic = classes.includes(`${mode}i`);
+          walk(node.children, `${color ? colors[Number(color.slice(1))] : ''}|${italic ? 'italic' : ''}`);
         }
       }
     };
@@ -90,6 +88,17 @@ test('build-time highlighting gives every character the colour and font style Pr
     assert.deepEqual(ourStyles(lines, 'l'), libraryStyles(code, language, THEMES.light), `${language}, light`);
     assert.deepEqual(ourStyles(lines, 'd'), libraryStyles(code, language, THEMES.dark), `${language}, dark`);
   }
+});
+
+test('the stylesheet gives each colour class its colour in its mode only', () => {
+  const css = tokenStylesheet(THEMES);
+  themeColors(THEMES.light).forEach((color, index) =>
+    assert.ok(css.includes(`html[data-theme='light'] .tango-code .l${index}{color:${color}}`)),
+  );
+  themeColors(THEMES.dark).forEach((color, index) =>
+    assert.ok(css.includes(`html[data-theme='dark'] .tango-code .d${index}{color:${color}}`)),
+  );
+  assert.match(css, /html\[data-theme='dark'\] \.tango-code \.di\{font-style:italic\}/);
 });
 
 test('a language without a grammar is left unhighlighted', () => {

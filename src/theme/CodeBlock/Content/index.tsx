@@ -34,7 +34,7 @@ export default function CodeBlockContent({className}: Props): ReactNode {
       tabIndex={0}
       className={clsx(className, 'prism-code', `language-${metadata.language}`, styles.codeBlock, 'thin-scrollbar')}
     >
-      <code className={styles.codeBlockLines}>
+      <code className={clsx(styles.codeBlockLines, 'tango-code')}>
         {lines.map((line, index) => (
           <div
             key={index}
