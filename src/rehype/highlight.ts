@@ -2,6 +2,7 @@ import {createRequire} from 'node:module';
 import type {Element, Root} from 'hast';
 import {Prism, normalizeTokens, type PrismTheme} from 'prism-react-renderer';
 import {visit} from 'unist-util-visit';
+import {escapeHtml} from '../utils/escape-html.ts';
 
 /** The two colour themes of code blocks (themeConfig.prism's `theme` and `darkTheme`). */
 export interface HighlightThemes {
@@ -46,8 +47,6 @@ function tokenStyle(types: string[], dictionary: StyleDictionary): {color?: stri
   if (types.length === 1 && types[0] === 'plain') return {};
   return Object.assign({}, ...types.map((type) => dictionary[type] ?? {}));
 }
-
-const escapeHtml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** Every colour a theme gives tokens, in the order of its styles: the class `l<i>`/`d<i>` is colour i. */
 export function themeColors(theme: PrismTheme): string[] {

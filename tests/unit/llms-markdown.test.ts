@@ -4,9 +4,9 @@ import {docHtmlToMarkdown, NotADocPageError} from '../../src/plugins/llms-txt/ma
 import {llmsTxt, type LlmsVersion} from '../../src/plugins/llms-txt/index.ts';
 import {twinPath} from '../../src/utils/twin-path.ts';
 
-/** A code block as theme-classic 3.10 renders it (tokens, <br>, copy button). */
+/** A code block as the site renders it (src/theme/CodeBlock: lines of token spans from the build, <br>, copy button). */
 function codeBlock(language: string, lines: string[], title?: string): string {
-  const body = lines.map((line) => `<div class=token-line><span class="token plain">${line}</span><br/></div>`).join('');
+  const body = lines.map((line) => `<div class=token-line><span class="l0 d1">${line}</span><br/></div>`).join('');
   return (
     `<div class="language-${language} codeBlockContainer_Ckt0 theme-code-block">` +
     (title ? `<div class=codeBlockTitle_OeMC>${title}</div>` : '') +
@@ -51,8 +51,8 @@ test('a code block becomes one fence with its language and title; TS/JS tabs kee
       tabs(
         ['TypeScript', 'JavaScript'],
         [codeBlock('ts', ['const a: number = 1;', '', 'console.log(a);'], 'a.ts'), codeBlock('js', ['const a = 1;'], 'a.js')],
-        // An indent is a token span of its own, as Prism writes it.
-      ).replace('<span class="token plain">console', '<span class="token plain">    </span><span class="token plain">console'),
+        // An indent is plain text before the first token span, as src/rehype/highlight.ts writes it.
+      ).replace('<span class="l0 d1">console', '    <span class="l0 d1">console'),
     ),
     info,
   );

@@ -94,19 +94,6 @@ function admonitionQuote(admonition: Element): Element {
 }
 
 /**
- * The chooser (`<Question>`) prints its whole tree of questions and answers inside `<noscript>`
- * (see src/components/Question). Parsed as by a browser without scripting (hast-util-from-html's
- * default), that is ordinary elements; parsed with scripting, one raw text node, parsed here.
- */
-function noscriptContent(noscript: Element): ElementContent[] {
-  if (noscript.children.some((child) => child.type === 'element')) {
-    return noscript.children;
-  }
-  const raw = noscript.children.map((child) => (child.type === 'text' ? child.value : '')).join('');
-  return fromHtml(raw, {fragment: true}).children as ElementContent[];
-}
-
-/**
  * Rewrites the page's content element in place, so that `hast-util-to-mdast` gives clean Markdown.
  * Dropped: heading anchors, buttons, icons, the interactive chooser (its `<noscript>` tree is used),
  * dark-mode copies of themed images. Replaced: code blocks, tab sets, admonitions, diagrams (by
@@ -125,7 +112,10 @@ function simplify(parent: Element | Root, info: MarkdownPageInfo): void {
     }
     const node = child;
     if (node.tagName === 'noscript') {
-      const content = element('div', {}, noscriptContent(node));
+      // The chooser (`<Question>`) prints its whole tree of questions and answers here (see
+      // src/components/Question); hast-util-from-html parses it as a browser without scripting
+      // would, into elements.
+      const content = element('div', {}, node.children);
       simplify(content, info);
       out.push(...content.children);
       continue;
@@ -217,15 +207,15 @@ const preWithTitle: Handle = (state, node: Element): Code => {
 
 /**
  * The part of a built page that holds the doc content, from the `.theme-doc-markdown` element to the
- * end of its `<article>` (the whole page when the markers are missing), with Prism's token spans
- * replaced by their text (they hold only text). The navbar, sidebar and footer, and the spans that
- * make up two thirds of a code-heavy page, would only slow the parser: about 4 times here.
+ * end of its `<article>` (the whole page when the markers are missing), with the token spans of the
+ * highlighted code (`<span class="l3 d5">`, src/rehype/highlight.ts) replaced by their text, which
+ * is all they hold. The navbar, sidebar and footer, and those spans, would only slow the parser.
  */
 function contentSlice(html: string): string {
   const marker = html.search(/<div class="?theme-doc-markdown/);
   const end = marker < 0 ? -1 : html.indexOf('</article>', marker);
   const content = marker < 0 || end < 0 ? html : html.slice(marker, end);
-  return content.replace(/<span class="?token [^>]*>([^<]*)<\/span>/g, '$1');
+  return content.replace(/<span class="?(?:[ld](?:\d+|i) ?)+"?>([^<]*)<\/span>/g, '$1');
 }
 
 /**

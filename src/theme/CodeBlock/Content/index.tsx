@@ -5,8 +5,7 @@ import type {Props} from '@theme/CodeBlock/Content';
 import {HighlightedHtml} from '../highlighted';
 
 import styles from './styles.module.css';
-
-const escapeHtml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+import {escapeHtml} from '../../../utils/escape-html';
 
 /**
  * Swizzled (replaced) `@theme/CodeBlock/Content`: the lines of a code block, highlighted at build
