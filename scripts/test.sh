@@ -2,8 +2,8 @@
 # Usage: npm test   (or: bash scripts/test.sh)
 # Runs every test of the site: type-check, lint and format, unit tests, code-sample check, production build,
 # and the browser tests (Playwright with Debian's Chromium against the served build).
-# Installs Debian's chromium when no Chromium is found and it runs as root; otherwise says what
-# to install. Prints, as its last line, "total: N passed, F failed".
+# Installs Debian's chromium and adb when missing and it runs as root; otherwise says what to
+# install. Prints, as its last line, "total: N passed, F failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -37,16 +37,23 @@ find_chromium() {
   return 1
 }
 
-stage "browser"
-if ! chromium=$(find_chromium); then
+stage "browser and adb"
+# Debian's chromium runs the browser tests; Debian's adb (Google's ADB server) reaches the
+# simulated device in device/test/adb-server.test.ts. Both are installed when missing and this
+# runs as root; otherwise the command to run is printed.
+missing=()
+chromium=$(find_chromium) || missing+=(chromium)
+command -v adb >/dev/null || missing+=(adb)
+if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
-    echo "No Chromium found: installing Debian's chromium package."
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null \
-      || { echo "apt-get install chromium failed"; count 0 1; finish 1; }
+    echo "Installing Debian's ${missing[*]}."
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null \
+      || { echo "apt-get install ${missing[*]} failed"; count 0 1; finish 1; }
     chromium=$(find_chromium) || { echo "chromium installed but not found"; count 0 1; finish 1; }
+    command -v adb >/dev/null || { echo "adb installed but not found"; count 0 1; finish 1; }
   else
-    echo "No Chromium found. Install it with: sudo apt-get install -y chromium"
-    echo "(or set CHROMIUM_PATH to a Chromium or Chrome binary), then run npm test again."
+    echo "Missing: ${missing[*]}. Install with: sudo apt-get install -y ${missing[*]}"
+    echo "(CHROMIUM_PATH may point at another Chromium or Chrome binary), then run npm test again."
     count 0 1; finish 1
   fi
 fi

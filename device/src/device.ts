@@ -1,0 +1,223 @@
+/**
+ * The simulated Android device: its state (properties, file system, command table, local sockets,
+ * authorized keys) and the daemon protocol it speaks to every host connection.
+ *
+ * Facts: adbd's `adb.cpp` (CNXN banner, `A_VERSION` 0x01000001, `MAX_PAYLOAD` 1 MiB),
+ * `daemon/auth.cpp` (token, signature, public key), `transport.cpp` (feature names) and
+ * `sockets.cpp` (streams, delayed ack), read in LineageOS/android_packages_modules_adb.
+ */
+import {createServer, type Server, type Socket} from 'node:net';
+import * as zlib from 'node:zlib';
+
+import {AuthPolicy, type AuthorizationPrompt} from './auth.ts';
+import {MemoryFileSystem} from './fs.ts';
+import {DeviceTransport} from './transport.ts';
+import {SocketClosedError, type ByteConnection, type CommandHandler, type DeviceSocket} from './types.ts';
+import {defaultCommands} from './commands/index.ts';
+import {defaultServices, type ServiceHandler} from './services/index.ts';
+
+/** The features adbd 14 announces (adbd `transport.cpp` `supported_features`), less the compressions Node lacks. */
+export const DEFAULT_FEATURES: readonly string[] = [
+  'shell_v2',
+  'cmd',
+  'stat_v2',
+  'ls_v2',
+  'fixed_push_mkdir',
+  'apex',
+  'abb',
+  'fixed_push_symlink_timestamp',
+  'abb_exec',
+  'remount_shell',
+  'track_app',
+  'sendrecv_v2',
+  'sendrecv_v2_brotli',
+  // Node 20 has no LZ4 and no Zstandard (zstd arrived in node:zlib with 22.15): announce only what
+  // the sync service can decompress, or Google's adb would push with them.
+  ...(typeof (zlib as {zstdDecompressSync?: unknown}).zstdDecompressSync === 'function' ? ['sendrecv_v2_zstd'] : []),
+  'sendrecv_v2_dry_run_send',
+  'openscreen_mdns',
+  'delayed_ack',
+];
+
+/** The system properties of a Pixel 7 on Android 14 that the samples and the library read. */
+export const DEFAULT_PROPERTIES: Readonly<Record<string, string>> = {
+  'ro.product.name': 'panther',
+  'ro.product.model': 'Pixel 7',
+  'ro.product.device': 'panther',
+  'ro.product.manufacturer': 'Google',
+  'ro.product.brand': 'google',
+  'ro.build.version.release': '14',
+  'ro.build.version.sdk': '34',
+  'ro.build.id': 'UQ1A.240205.004',
+  'ro.build.type': 'user',
+  'ro.build.fingerprint': 'google/panther/panther:14/UQ1A.240205.004/11269751:user/release-keys',
+  'ro.serialno': '2B141FDH2003ZK',
+  'ro.product.cpu.abi': 'arm64-v8a',
+  'ro.product.cpu.abilist': 'arm64-v8a,armeabi-v7a,armeabi',
+  'ro.sf.lcd_density': '420',
+  'ro.debuggable': '0',
+  'service.adb.root': '0',
+  'persist.sys.locale': 'en-US',
+  'persist.sys.timezone': 'Etc/UTC',
+  'sys.boot_completed': '1',
+};
+
+export interface DeviceOptions {
+  /** Overrides and additions to `DEFAULT_PROPERTIES`. */
+  properties?: Record<string, string>;
+  /** Features in the CNXN banner. Default `DEFAULT_FEATURES`; drop `delayed_ack` to play Android 13 or older. */
+  features?: readonly string[];
+  /** Protocol version answered in CNXN `arg0`. Default 0x01000001 (checksums skipped); 0x01000000 plays Android 8 and older. */
+  version?: number;
+  /** Largest payload the device accepts, answered in CNXN `arg1`, in bytes. Default 1 MiB (adbd `MAX_PAYLOAD`). */
+  maxPayloadSize?: number;
+  /** Bytes the device lets the host send on a stream before an ack, when both sides offer delayed ack. Default 32 MiB. */
+  delayedAckBytes?: number;
+  /** `false` plays a device with `ro.adb.secure=0`: CNXN is answered at once. Default `true`. */
+  requireAuth?: boolean;
+  /** Public keys (ADB format: base64, optionally followed by ` user@host`) already trusted. */
+  authorizedKeys?: readonly string[];
+  /**
+   * The "Allow USB debugging?" dialog, asked when a host sends an unknown public key. Resolves
+   * `'always'` (allow and remember), `'allow'` (this connection only) or `'deny'`; a promise that
+   * never settles is a dialog nobody answers. Default: `'always'` at once.
+   */
+  prompt?: AuthorizationPrompt;
+  /** The device's wall clock, in milliseconds since the epoch (logcat, file times). Default a fixed 2024-03-01T12:00:00Z. */
+  now?: () => number;
+}
+
+/** 2024-03-01T12:00:00Z: the fixed clock of the device unless a test gives another. */
+export const DEFAULT_NOW = Date.UTC(2024, 2, 1, 12, 0, 0);
+
+/**
+ * A simulated Android device. Attach host connections with `listen` (TCP, for Google's ADB server
+ * and `AdbDaemonTransport` over `node:net`) or `attach` (any byte stream, e.g. the WebUSB bridge).
+ */
+export class SimulatedDevice {
+  readonly properties: Map<string, string>;
+  readonly features: readonly string[];
+  readonly version: number;
+  readonly maxPayloadSize: number;
+  readonly delayedAckBytes: number;
+  readonly auth: AuthPolicy;
+  readonly fs: MemoryFileSystem;
+  /** The commands behind `shell:`/`exec:`, by name (`getprop`, `pm`, `app_process`). Add to it to extend the device. */
+  readonly commands: Map<string, CommandHandler>;
+  /** The services a host can open, tried in order; the first whose `match` accepts the service string runs. */
+  readonly services: ServiceHandler[];
+  readonly now: () => number;
+  /** Host connections currently attached. */
+  readonly transports = new Set<DeviceTransport>();
+  /** Local sockets that device programs listen on (`localabstract:scrcpy_1a2b3c4d`, `tcp:8080`). */
+  readonly #listeners = new Map<string, (socket: DeviceSocket) => void>();
+  readonly #servers = new Set<Server>();
+
+  constructor(options: DeviceOptions = {}) {
+    this.properties = new Map(Object.entries({...DEFAULT_PROPERTIES, ...options.properties}));
+    this.features = options.features ?? DEFAULT_FEATURES;
+    this.version = options.version ?? 0x01000001;
+    this.maxPayloadSize = options.maxPayloadSize ?? 1024 * 1024;
+    this.delayedAckBytes = options.delayedAckBytes ?? 32 * 1024 * 1024;
+    this.now = options.now ?? (() => DEFAULT_NOW);
+    this.auth = new AuthPolicy({
+      required: options.requireAuth ?? true,
+      authorizedKeys: options.authorizedKeys ?? [],
+      prompt: options.prompt ?? (async () => 'always'),
+    });
+    this.fs = new MemoryFileSystem(this.now, this.properties);
+    this.commands = defaultCommands();
+    this.services = defaultServices();
+  }
+
+  /** The CNXN banner: `device::ro.product.name=…;ro.product.model=…;ro.product.device=…;features=…`. */
+  banner(): string {
+    const props = ['ro.product.name', 'ro.product.model', 'ro.product.device'].map((key) => `${key}=${this.properties.get(key) ?? ''};`);
+    return `device::${props.join('')}features=${this.features.join(',')}`;
+  }
+
+  /** Runs the daemon protocol on one host connection until it ends. */
+  attach(connection: ByteConnection): DeviceTransport {
+    const transport = new DeviceTransport(this, connection);
+    this.transports.add(transport);
+    void transport.closed.then(() => this.transports.delete(transport));
+    return transport;
+  }
+
+  /**
+   * Listens for hosts on TCP, as `adbd` does after `adb tcpip`. Resolves with the port (useful
+   * with `port: 0`). Listens on 127.0.0.1 unless told otherwise.
+   */
+  async listen(port = 5555, host = '127.0.0.1'): Promise<{port: number; close: () => Promise<void>}> {
+    const server = createServer((socket) => this.attach(socketConnection(socket)));
+    this.#servers.add(server);
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => resolve());
+    });
+    const address = server.address();
+    return {
+      port: typeof address === 'object' && address ? address.port : port,
+      close: () => this.#closeServer(server),
+    };
+  }
+
+  async #closeServer(server: Server): Promise<void> {
+    this.#servers.delete(server);
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /** Stops listening and hangs up every host. */
+  async close(): Promise<void> {
+    for (const transport of this.transports) transport.close();
+    await Promise.all([...this.#servers].map((server) => this.#closeServer(server)));
+  }
+
+  /**
+   * A device program listens on a local socket (`localabstract:NAME`, `tcp:PORT`); a host `OPEN`
+   * of that address (a forward tunnel) reaches `onConnect`. Returns the function that stops
+   * listening. Throws when the address is taken (`EADDRINUSE`).
+   */
+  listenLocal(address: string, onConnect: (socket: DeviceSocket) => void): () => void {
+    if (this.#listeners.has(address)) throw new Error(`EADDRINUSE: ${address}`);
+    this.#listeners.set(address, onConnect);
+    return () => {
+      if (this.#listeners.get(address) === onConnect) this.#listeners.delete(address);
+    };
+  }
+
+  /** The program listening on a local address, if any (the forward-tunnel side of `OPEN`). */
+  localListener(address: string): ((socket: DeviceSocket) => void) | undefined {
+    return this.#listeners.get(address);
+  }
+
+  /**
+   * A device program connects to a local address. Where a host set a reverse tunnel for it
+   * (`reverse:forward:localabstract:NAME;…`), the device opens a stream to that host, as adbd
+   * does. Rejects with `ECONNREFUSED` when nothing listens there.
+   */
+  async connectLocal(address: string): Promise<DeviceSocket> {
+    for (const transport of this.transports) {
+      const remote = transport.reverseTunnels.get(address);
+      if (remote !== undefined) return transport.openToHost(remote);
+    }
+    throw new Error(`ECONNREFUSED: ${address}`);
+  }
+}
+
+/** A `node:net` socket as a `ByteConnection`. */
+export function socketConnection(socket: Socket): ByteConnection {
+  socket.setNoDelay(true);
+  return {
+    readable: socket,
+    write: (data) =>
+      new Promise<void>((resolve, reject) => {
+        if (socket.destroyed) {
+          reject(new SocketClosedError('tcp'));
+          return;
+        }
+        socket.write(data, (error) => (error ? reject(error) : resolve()));
+      }),
+    close: () => socket.destroy(),
+  };
+}

@@ -1,0 +1,309 @@
+/**
+ * The Android commands behind the simulated shell, driven by the real library
+ * (`@yume-chan/adb` 2.0.1 and `@yume-chan/android-bin` 2.1.0 wrappers: `PackageManager`,
+ * `Settings`, `DumpSys`, `Logcat`, `ActivityManager`), checking the outputs parse as the library
+ * expects and look as Android prints them.
+ */
+import assert from 'node:assert/strict';
+import {after, describe, test} from 'node:test';
+
+import type {Adb} from '@tango-v2/adb';
+import {
+  ActivityManager,
+  AndroidLogPriority,
+  DumpSys,
+  IntentBuilder,
+  Logcat,
+  LogId,
+  PackageManager,
+  PackageManagerInstallSession,
+  Settings,
+} from '@tango-v2/android-bin';
+import {ReadableStream} from '@tango-v2/stream-extra';
+
+import {buildApk} from '../src/apk.ts';
+import {androidState} from '../src/commands/android.ts';
+import type {DeviceOptions, SimulatedDevice} from '../src/device.ts';
+import {PNG_SIGNATURE} from '../src/screen.ts';
+import {startDevice} from './connect.ts';
+
+const started: Array<{close(): Promise<void>}> = [];
+after(() => Promise.all(started.map((device) => device.close())));
+
+async function connect(options?: DeviceOptions): Promise<{device: SimulatedDevice; adb: Adb; bin: never}> {
+  const device = await startDevice(options);
+  started.push(device);
+  const adb = await device.connect();
+  // `@yume-chan/android-bin` 2.1.0 types its `Adb` from its own copy of `@yume-chan/adb`; the object is the same.
+  return {device: device.device, adb, bin: adb as never};
+}
+
+const text = (adb: Adb, command: string | string[]) => adb.subprocess.noneProtocol.spawnWaitText(command);
+
+function streamOf(data: Uint8Array): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(data);
+      controller.close();
+    },
+  });
+}
+
+const THIRD_PARTY = ['org.mozilla.firefox', 'com.whatsapp', 'com.spotify.music', 'org.fdroid.fdroid', 'com.termux'];
+
+describe('getprop', () => {
+  test('one property, a missing one, and the whole list', async () => {
+    const {adb} = await connect();
+    assert.equal(await adb.getProp('ro.product.model'), 'Pixel 7');
+    assert.equal(await text(adb, 'getprop ro.product.model'), 'Pixel 7\n');
+    assert.equal(await text(adb, 'getprop no.such.property'), '\n');
+    const all = await text(adb, 'getprop');
+    assert.match(all, /^\[ro\.build\.version\.sdk\]: \[34\]$/m);
+    const keys = all
+      .trimEnd()
+      .split('\n')
+      .map((line) => /^\[(.*?)\]: \[/.exec(line)![1]!);
+    assert.deepEqual(keys, [...keys].sort());
+  });
+});
+
+describe('pm', () => {
+  test('PackageManager.listPackages with -3 lists the user-installed apps, with -f their paths', async () => {
+    const {bin} = await connect();
+    const pm = new PackageManager(bin);
+    const names: string[] = [];
+    for await (const item of pm.listPackages({listThirdParty: true})) names.push(item.packageName);
+    assert.deepEqual(names, THIRD_PARTY);
+    const withPaths = [];
+    for await (const item of pm.listPackages({listThirdParty: true, showSourceDir: true, filter: 'whats'})) withPaths.push(item);
+    assert.equal(withPaths.length, 1);
+    assert.equal(withPaths[0]!.packageName, 'com.whatsapp');
+    assert.match(withPaths[0]!.sourceDir!, /^\/data\/app\/~~[\w-]{22}==\/com\.whatsapp-[\w-]{22}==\/base\.apk$/);
+    const system = [];
+    for await (const item of pm.listPackages({listSystem: true})) system.push(item.packageName);
+    assert.ok(system.includes('com.android.settings'));
+    assert.ok(!system.includes('com.whatsapp'));
+  });
+
+  test("pm list packages prints Android's lines for -i, -U and -d", async () => {
+    const {adb} = await connect();
+    assert.equal(await text(adb, 'pm list packages -i -U termux'), 'package:com.termux  installer=org.fdroid.fdroid uid:10215\n');
+    assert.equal(await text(adb, 'pm list packages -d'), 'package:com.google.android.apps.tips\n');
+    assert.equal(await text(adb, 'pm list packages -x'), 'Error: Unknown option: -x\n');
+    assert.equal(await text(adb, 'pm path com.android.chrome'), 'package:/product/app/Chrome/Chrome.apk\n');
+  });
+
+  test('install from a pushed file, streamed install, sessions and uninstall', async () => {
+    const {adb, bin, device} = await connect();
+    const pm = new PackageManager(bin);
+    const sync = await adb.sync();
+    try {
+      await sync.write({
+        filename: '/data/local/tmp/hello.apk',
+        file: streamOf(buildApk({packageName: 'com.example.hello', versionCode: 3})),
+      });
+    } finally {
+      await sync.dispose();
+    }
+    assert.equal(await pm.install(['/data/local/tmp/hello.apk']), 'Success');
+    assert.equal(androidState(device).packages.get('com.example.hello')?.versionCode, 3);
+
+    const streamed = buildApk({packageName: 'com.example.streamed'});
+    await pm.installStream(streamed.length, streamOf(streamed));
+
+    const session = await PackageManagerInstallSession.create(pm);
+    assert.ok(session.id > 0);
+    const split = buildApk({packageName: 'com.example.session', versionName: '2.0'});
+    await session.addSplitStream('base', split.length, streamOf(split));
+    await session.commit();
+
+    const installed: string[] = [];
+    for await (const item of pm.listPackages({listThirdParty: true})) installed.push(item.packageName);
+    assert.deepEqual(installed, [...THIRD_PARTY, 'com.example.hello', 'com.example.streamed', 'com.example.session']);
+    const path = (await text(adb, 'pm path com.example.session')).trim();
+    assert.match(path, /^package:\/data\/app\/~~.*\/com\.example\.session-.*==\/base\.apk$/);
+    assert.ok(device.fs.stat(path.slice('package:'.length))?.type === 'file');
+
+    await pm.uninstall('com.example.hello');
+    await assert.rejects(pm.uninstall('com.example.hello'), {message: 'Failure [DELETE_FAILED_INTERNAL_ERROR]'});
+    await assert.rejects(pm.install(['/data/local/tmp/notes.txt']), {message: /^Failure \[INSTALL_PARSE_FAILED_NOT_APK: /});
+    assert.equal(await text(adb, 'cmd package install-create'), `Success: created install session [${session.id + 2}]\n`);
+  });
+});
+
+describe('settings', () => {
+  test('Settings get/put/delete, and null for a missing key', async () => {
+    const {adb, bin} = await connect();
+    const settings = new Settings(bin);
+    assert.equal(await settings.get('global', 'adb_enabled'), '1');
+    assert.equal(await settings.get('system', 'no_such_key'), 'null');
+    await settings.put('system', 'user_rotation', '1');
+    assert.equal(await settings.get('system', 'user_rotation'), '1');
+    assert.equal(await text(adb, 'settings delete system user_rotation'), 'Deleted 1 rows\n');
+    assert.equal(await text(adb, 'settings get system user_rotation'), 'null\n');
+    assert.match(await text(adb, 'settings list secure'), /^android_id=5f3c9a7b21d04e68$/m);
+  });
+});
+
+describe('dumpsys', () => {
+  test('DumpSys.battery() parses the battery service dump; `dumpsys battery set` changes it', async () => {
+    const {adb, bin} = await connect();
+    const dumpsys = new DumpSys(bin);
+    const battery = await dumpsys.battery();
+    assert.equal(battery.level, 85);
+    assert.equal(battery.scale, 100);
+    assert.equal(battery.usbPowered, true);
+    assert.equal(battery.acPowered, false);
+    assert.equal(battery.status, DumpSys.Battery.Status.Charging);
+    assert.equal(battery.health, DumpSys.Battery.Health.Good);
+    assert.equal(battery.technology, 'Li-ion');
+    await text(adb, 'dumpsys battery set level 42');
+    assert.equal((await dumpsys.battery()).level, 42);
+    assert.match(
+      await text(adb, 'dumpsys battery'),
+      /^Current Battery Service state:\n {2}\(UPDATES STOPPED -- use 'reset' to restart\)\n {2}AC powered: false\n/,
+    );
+    const disk = await dumpsys.diskStats();
+    assert.equal(disk.dataTotal, 115276064 * 1024);
+  });
+});
+
+describe('logcat', () => {
+  test('logcat -B entries parse with Logcat.binary, timed by the device clock', async () => {
+    const now = Date.UTC(2025, 5, 1, 8, 30, 0);
+    const {bin} = await connect({now: () => now});
+    const logcat = new Logcat(bin);
+    const entries = [];
+    for await (const entry of logcat.binary({dump: true})) entries.push(entry);
+    assert.ok(entries.length >= 10);
+    assert.ok(entries.every((entry) => entry.seconds <= now / 1000 && entry.seconds > now / 1000 - 3600));
+    assert.ok(entries.every((entry) => [LogId.Main, LogId.System, LogId.Crash].includes(entry.logId as never)));
+    const start = entries.find((entry) => entry.tag === 'SystemServer')!;
+    assert.equal(start.priority, AndroidLogPriority.Info);
+    assert.equal(start.pid, 1501);
+    // The payload ends with the message's NUL, as logd stores it; the library keeps it.
+    assert.equal(start.message, 'Entered the Android system server!\0');
+
+    const last = [];
+    for await (const entry of logcat.binary({dump: true, tail: 1})) last.push(entry);
+    assert.deepEqual(
+      last.map((entry) => [entry.logId, entry.tag, entry.priority]),
+      [[LogId.Main, 'ActivityManager', AndroidLogPriority.Info]],
+    );
+    // `ids` become `-b Main,Crash`, which AOSP's logcat rejects (names are lower case), as the docs warn.
+    const rejected = (async () => {
+      for await (const entry of logcat.binary({dump: true, ids: [LogId.Crash]})) void entry;
+    })();
+    await assert.rejects(rejected);
+  });
+
+  test('text formats, -c and -g', async () => {
+    const {adb, bin} = await connect();
+    const threadtime = await text(adb, ['logcat', '-d', '-t', '2']);
+    assert.match(threadtime, /^--------- beginning of (main|system)\n03-01 1\d:\d\d:\d\d\.\d{3} {2}1501 {2}1\d{3} [WI] \w+ *: .+\n/);
+    const brief = await text(adb, ['logcat', '-d', '-v', 'brief', '-s', 'adbd']);
+    assert.equal(brief, '--------- beginning of main\nI/adbd    ( 1122): adbd started\n');
+    assert.match(
+      await text(adb, 'logcat -g'),
+      /^main: ring buffer is 256 KiB \(\d+ B consumed, \d+ B readable\), max entry is 5120 B, max payload is 4068 B\nsystem: .*\ncrash: ring buffer is 256 KiB \(210 B consumed, 210 B readable\), max entry is 5120 B, max payload is 4068 B\n$/,
+    );
+    const logcat = new Logcat(bin);
+    // The library stops at the first line matching its Android 11 pattern.
+    assert.deepEqual(
+      (await logcat.getLogSize()).map((size) => [size.id, size.size, size.maxEntrySize]),
+      [[LogId.Main, 256 * 1024, 5120]],
+    );
+    assert.equal(await text(adb, 'logcat -c -b Main'), "logcat: Unknown buffer 'Main' listed for -b.\n");
+    assert.equal(await text(adb, 'logcat -c -b main,crash'), '');
+    const after = await text(adb, ['logcat', '-d', '-v', 'tag']);
+    assert.ok(after.startsWith('--------- beginning of system\n'));
+    assert.ok(!after.includes('AndroidRuntime'));
+  });
+});
+
+describe('screencap', () => {
+  test('screencap -p writes a PNG of the screen; raw mode a header and RGBA pixels', async () => {
+    const {adb} = await connect();
+    const png = await adb.subprocess.noneProtocol.spawnWait(['screencap', '-p']);
+    assert.deepEqual(png.subarray(0, 8), PNG_SIGNATURE);
+    const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
+    assert.equal(String.fromCharCode(...png.subarray(12, 16)), 'IHDR');
+    assert.deepEqual([view.getUint32(16), view.getUint32(20)], [1080, 2400]);
+    await text(adb, 'wm size 540x1200');
+    assert.equal(await text(adb, 'wm size'), 'Physical size: 1080x2400\nOverride size: 540x1200\n');
+    const raw = await adb.subprocess.noneProtocol.spawnWait('screencap');
+    const header = new DataView(raw.buffer, raw.byteOffset, 16);
+    assert.deepEqual(
+      [0, 4, 8, 12].map((offset) => header.getUint32(offset, true)),
+      [540, 1200, 1, 1],
+    );
+    assert.equal(raw.length, 16 + 540 * 1200 * 4);
+  });
+});
+
+describe('am and input', () => {
+  test('ActivityManager.startActivity and am start record the started activity', async () => {
+    const {adb, bin, device} = await connect();
+    await new ActivityManager(bin).startActivity({intent: new IntentBuilder().setComponent('com.android.settings/.Settings')});
+    const output = await text(adb, ['am', 'start', '-W', '-a', 'android.intent.action.VIEW', '-d', 'https://example.com/page']);
+    assert.equal(
+      output,
+      'Starting: Intent { act=android.intent.action.VIEW dat=https://example.com/... }\nStatus: ok\nLaunchState: COLD\n' +
+        'Activity: com.android.chrome/com.google.android.apps.chrome.IntentDispatcher\nTotalTime: 412\nWaitTime: 418\nComplete\n',
+    );
+    assert.deepEqual(
+      androidState(device).activities.map((start) => start.component),
+      ['com.android.settings/.Settings', 'com.android.chrome/com.google.android.apps.chrome.IntentDispatcher'],
+    );
+    assert.equal(
+      await text(adb, 'am start -n com.nope/.Main'),
+      'Starting: Intent { cmp=com.nope/.Main }\nError type 3\nError: Activity class {com.nope/com.nope.Main} does not exist.\n',
+    );
+  });
+
+  test('input tap, swipe, text and keyevent are recorded', async () => {
+    const {adb, device} = await connect();
+    await text(adb, 'input tap 540 1200; input swipe 100 2000 100 500 250; input text "hello%sworld"; input keyevent --longpress POWER');
+    assert.deepEqual(androidState(device).input, [
+      {type: 'tap', x: 540, y: 1200, source: 'touchscreen', displayId: 0},
+      {type: 'swipe', x1: 100, y1: 2000, x2: 100, y2: 500, durationMs: 250, source: 'touchscreen', displayId: 0},
+      {type: 'text', text: 'hello world', source: 'keyboard', displayId: 0},
+      {type: 'keyevent', keyCode: 26, name: 'KEYCODE_POWER', longpress: true, source: 'keyboard', displayId: 0},
+    ]);
+  });
+});
+
+describe('file commands', () => {
+  test('ls, ls -l, a denied directory, and rm with a wildcard', async () => {
+    const {adb} = await connect();
+    assert.equal(await text(adb, 'ls /sdcard/Download'), 'cache-1.tmp\ncache-2.tmp\nreport.pdf\n');
+    assert.equal(await text(adb, 'ls -l /sdcard'), 'lrw-r--r-- 1 root root 21 2009-01-01 00:00 /sdcard -> /storage/self/primary\n');
+    assert.equal(
+      await text(adb, 'ls -l /sdcard/DCIM/Camera/'),
+      'total 228\n' +
+        '-rw-rw---- 1 u0_a185 media_rw  48213 2024-02-17 14:03 PXL_20240217_140351123.jpg\n' +
+        '-rw-rw---- 1 u0_a185 media_rw  51877 2024-02-17 14:04 PXL_20240217_140409876.jpg\n' +
+        '-rw-rw---- 1 u0_a185 media_rw 131072 2024-02-24 18:30 PXL_20240224_183002451.mp4\n',
+    );
+    assert.equal(await text(adb, 'ls /data'), 'ls: /data: Permission denied\n');
+    assert.equal(await text(adb, 'rm -f /sdcard/Download/*.tmp </dev/null'), '');
+    assert.equal(await text(adb, 'ls /sdcard/Download'), 'report.pdf\n');
+    assert.equal(await adb.rm('/sdcard/Download/report.pdf'), '');
+    assert.equal(await adb.rm('/sdcard/Download/report.pdf'), 'rm: /sdcard/Download/report.pdf: No such file or directory\n');
+    const shell = adb.subprocess.shellProtocol!;
+    const result = await shell.spawnWaitText('cat /sdcard/nope.txt');
+    assert.deepEqual([result.exitCode, result.stdout, result.stderr], [1, '', 'cat: /sdcard/nope.txt: No such file or directory\n']);
+  });
+
+  test('mkdir -p, touch, stat -c and cat', async () => {
+    const {adb} = await connect();
+    assert.equal(await text(adb, 'mkdir -p /data/local/tmp/a/b && touch /data/local/tmp/a/b/c.txt'), '');
+    assert.equal(
+      await text(adb, 'stat -c "%A %U %G %s %n" /data/local/tmp/a/b /data/local/tmp/a/b/c.txt'),
+      'drwxrwxr-x shell shell 3452 /data/local/tmp/a/b\n-rw-rw-rw- shell shell 0 /data/local/tmp/a/b/c.txt\n',
+    );
+    assert.equal(await text(adb, 'mkdir /data/local/tmp/a'), "mkdir: '/data/local/tmp/a': File exists\n");
+    assert.equal(await text(adb, 'cat /sdcard/Documents/todo.txt'), 'Buy milk\nCall Alice\n');
+    assert.equal(await text(adb, 'uname -r'), '5.10.157-android13-4-00003-gdfb5f1c9e0a7-ab11174299\n');
+  });
+});

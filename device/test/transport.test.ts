@@ -1,0 +1,258 @@
+/**
+ * The daemon protocol of the simulated device against the real library (`@yume-chan/adb` 2.0.1):
+ * authentication, the shell services and flow control.
+ */
+import assert from 'node:assert/strict';
+import {once} from 'node:events';
+import {connect as netConnect} from 'node:net';
+import {after, describe, test} from 'node:test';
+
+import {AdbCommand, AdbPacketHeader, adbGeneratePublicKey, encodeUtf8} from '@tango-v2/adb';
+import {decodeUtf8} from '@tango-v2/struct';
+
+import {SimulatedDevice} from '../src/device.ts';
+import type {CommandHandler} from '../src/types.ts';
+import {MemoryCredentialStore, startDevice} from './connect.ts';
+
+const started: Array<{close(): Promise<void>}> = [];
+after(() => Promise.all(started.map((device) => device.close())));
+async function start(options?: ConstructorParameters<typeof SimulatedDevice>[0]) {
+  const device = await startDevice(options);
+  started.push(device);
+  return device;
+}
+
+/** The ADB-format public key (`base64 name`) of a credential store's key. */
+function publicKeyOf(store: MemoryCredentialStore): string {
+  return `${Buffer.from(adbGeneratePublicKey(store.key.buffer)).toString('base64')} ${store.key.name}`;
+}
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls `condition` every 20 ms; rejects after 10 s. */
+async function waitFor(condition: () => boolean, what: string): Promise<void> {
+  for (let waited = 0; !condition(); waited += 20) {
+    if (waited > 10_000) throw new Error(`timed out waiting for ${what}`);
+    await delay(20);
+  }
+}
+
+/** A raw TCP client that writes and reads ADB packets byte by byte (no library in between). */
+async function rawClient(port: number) {
+  const socket = netConnect({host: '127.0.0.1', port});
+  await once(socket, 'connect');
+  let buffered = Buffer.alloc(0);
+  const waiters: Array<() => void> = [];
+  socket.on('data', (data) => {
+    buffered = Buffer.concat([buffered, data]);
+    for (const wake of waiters.splice(0)) wake();
+  });
+  const take = async (length: number) => {
+    while (buffered.length < length) await new Promise<void>((resolve) => waiters.push(resolve));
+    const result = buffered.subarray(0, length);
+    buffered = buffered.subarray(length);
+    return new Uint8Array(result);
+  };
+  return {
+    send(command: number, arg0: number, arg1: number, payload: Uint8Array) {
+      const header = AdbPacketHeader.serialize({
+        command,
+        arg0,
+        arg1,
+        payloadLength: payload.length,
+        checksum: 0,
+        magic: command ^ 0xffffffff,
+      });
+      socket.write(header);
+      socket.write(payload);
+    },
+    async receive() {
+      const header = new DataView((await take(24)).buffer);
+      const payload = await take(header.getUint32(12, true));
+      return {command: header.getUint32(0, true), arg0: header.getUint32(4, true), arg1: header.getUint32(8, true), payload};
+    },
+    close: () => socket.destroy(),
+  };
+}
+
+describe('authentication', () => {
+  test('a trusted key connects without a dialog, and the banner carries the properties', async () => {
+    const store = new MemoryCredentialStore();
+    const {device, connect} = await start({authorizedKeys: [publicKeyOf(store)]});
+    const adb = await connect({credentialStore: store});
+    assert.equal(adb.banner.model, 'Pixel 7');
+    assert.equal(adb.banner.product, 'panther');
+    assert.ok(adb.banner.features.includes('shell_v2'));
+    assert.equal(device.auth.prompts.length, 0);
+  });
+
+  test('a wrong signature is refused with a fresh token', async () => {
+    const {port} = await start();
+    const client = await rawClient(port);
+    client.send(AdbCommand.Connect, 0x01000001, 256 * 1024, encodeUtf8('host::features=shell_v2'));
+    const first = await client.receive();
+    assert.equal(first.command, AdbCommand.Auth);
+    assert.equal(first.arg0, 1, 'AUTH TOKEN');
+    assert.equal(first.payload.length, 20);
+    client.send(AdbCommand.Auth, 2, 0, new Uint8Array(256).fill(7));
+    const second = await client.receive();
+    assert.equal(second.command, AdbCommand.Auth, 'no CNXN for a wrong signature');
+    assert.equal(second.arg0, 1);
+    assert.notDeepEqual(second.payload, first.payload, 'a new token each time');
+    client.close();
+  });
+
+  test('a signature by a key the device does not trust is refused, and the key goes to the dialog', async () => {
+    const trusted = new MemoryCredentialStore('trusted@sim');
+    const {device, connect} = await start({authorizedKeys: [publicKeyOf(trusted)], prompt: async () => 'deny'});
+    const other = new MemoryCredentialStore('other@sim');
+    const connecting = connect({credentialStore: other});
+    await waitFor(() => device.auth.prompts.length === 1, 'the dialog');
+    await delay(100);
+    assert.equal(device.auth.prompts[0]!.name, 'other@sim');
+    assert.match(device.auth.prompts[0]!.fingerprint, /^([0-9A-F]{2}:){15}[0-9A-F]{2}$/);
+    assert.ok(![...device.transports].some((transport) => transport.online), 'denied: still offline');
+    void connecting.catch(() => undefined);
+  });
+
+  test('an unknown key waits for the scripted answer', async () => {
+    let answer!: (value: 'allow') => void;
+    const {device, connect} = await start({prompt: () => new Promise((resolve) => (answer = resolve))});
+    let connected = false;
+    const connecting = connect().then((adb) => ((connected = true), adb));
+    await waitFor(() => device.auth.prompts.length === 1, 'the dialog');
+    await delay(200);
+    assert.equal(connected, false, 'no connection before the dialog is answered');
+    answer('allow');
+    const adb = await connecting;
+    assert.equal(adb.banner.model, 'Pixel 7');
+    assert.equal(device.auth.authorizedKeys.length, 0, "'allow' does not remember the key");
+  });
+
+  test("'always' remembers the key for the next connection", async () => {
+    const store = new MemoryCredentialStore();
+    const {device, connect} = await start();
+    await connect({credentialStore: store});
+    await connect({credentialStore: store});
+    assert.equal(device.auth.prompts.length, 1);
+  });
+});
+
+describe('shell services', () => {
+  test('shell v2 returns stdout, stderr and the exit code apart', async () => {
+    const {connect} = await start();
+    const adb = await connect();
+    const result = await adb.subprocess.shellProtocol!.spawnWaitText('echo out; nosuch; exit 3');
+    assert.deepEqual(result, {stdout: 'out\n', stderr: '/system/bin/sh: nosuch: inaccessible or not found\n', exitCode: 3});
+  });
+
+  test('shell v1 merges the streams; an unknown command exits with 127', async () => {
+    const {connect} = await start();
+    const adb = await connect();
+    assert.equal(await adb.subprocess.noneProtocol.spawnWaitText('echo "a  b" && false || echo c'), 'a  b\nc\n');
+    assert.equal(await adb.subprocess.noneProtocol.spawnWaitText('false; echo $?; nosuch 2>/dev/null; echo "$?"'), '1\n127\n');
+    const result = await adb.subprocess.shellProtocol!.spawnWaitText('nosuch');
+    assert.equal(result.exitCode, 127);
+  });
+
+  test('a PTY shell echoes input, prompts and ends on exit', async () => {
+    const {connect} = await start();
+    const adb = await connect();
+    const process = await adb.subprocess.shellProtocol!.pty();
+    const writer = process.input.getWriter();
+    await writer.write(encodeUtf8('echo hi\rexit 5\r'));
+    let output = '';
+    for await (const chunk of process.output) output += decodeUtf8(chunk);
+    // The terminal echoes both lines as they arrive, before the shell reads the first one.
+    assert.equal(output, 'panther:/ $ echo hi\r\nexit 5\r\nhi\r\npanther:/ $ ');
+    assert.equal(await process.exited, 5);
+  });
+
+  test('a protocol without shell_v2 (Android 6 and older) has no shell protocol', async () => {
+    const {connect} = await start({features: ['cmd']});
+    const adb = await connect();
+    assert.equal(adb.subprocess.shellProtocol, undefined);
+    assert.equal(await adb.subprocess.noneProtocol.spawnWaitText('echo old'), 'old\n');
+  });
+});
+
+describe('flow control', () => {
+  /** A command that writes 16 KiB chunks until stopped, counting the bytes it got out. */
+  function flood(counter: {bytes: number}): CommandHandler {
+    return async ({stdout, signal}) => {
+      const chunk = new Uint8Array(16 * 1024).fill(0x61);
+      while (!signal.aborted) {
+        await stdout(chunk);
+        counter.bytes += chunk.length;
+      }
+      return 0;
+    };
+  }
+
+  for (const delayedAck of [false, true]) {
+    test(`an unread stream stalls the sender (${delayedAck ? 'delayed ack, 256 KiB window' : 'one packet per OKAY'})`, async () => {
+      const {device, connect} = await start(delayedAck ? {} : {features: ['shell_v2', 'cmd']});
+      const counter = {bytes: 0};
+      device.commands.set('flood', flood(counter));
+      const adb = await connect({initialDelayedAckBytes: 256 * 1024});
+      const socket = await adb.createSocket('exec:flood');
+      // The device writes until the window is used up, then no more while the host does not read.
+      let stalled = -1;
+      for (let tries = 0; counter.bytes !== stalled; tries++) {
+        assert.ok(tries < 30, `still sending after ${counter.bytes} bytes`);
+        stalled = counter.bytes;
+        await delay(300);
+      }
+      assert.ok(stalled < 2 * 1024 * 1024, `stalled after ${stalled} bytes`);
+      const reader = socket.readable.getReader();
+      let read = 0;
+      while (read < stalled + 1024 * 1024) read += (await reader.read()).value!.length;
+      assert.ok(counter.bytes > stalled, 'reading lets the device send again');
+      await socket.close();
+    });
+  }
+});
+
+describe('reverse tunnels', () => {
+  test('reverse:forward, list and remove, and a device program reaching the host through it', async () => {
+    const {device, connect} = await start();
+    const adb = await connect();
+    const received: string[] = [];
+    // The library answers the device's OPEN once the handler returns: read in the background.
+    const address = await adb.reverse.add('localabstract:demo', (socket) => {
+      void (async () => {
+        const reader = socket.readable.getReader();
+        received.push(decodeUtf8((await reader.read()).value!));
+        await socket.close();
+      })();
+    });
+    assert.equal(address, 'localabstract:demo');
+    const list = await adb.reverse.list();
+    assert.equal(list.length, 1);
+    assert.equal(list[0]!.localName, 'localabstract:demo');
+    const socket = await device.connectLocal('localabstract:demo');
+    await socket.write('hello host');
+    await socket.closed;
+    assert.deepEqual(received, ['hello host']);
+    await adb.reverse.remove('localabstract:demo');
+    assert.deepEqual(await adb.reverse.list(), []);
+    await assert.rejects(device.connectLocal('localabstract:demo'), /ECONNREFUSED/);
+  });
+
+  test('an unknown service fails to open', async () => {
+    const {connect} = await start();
+    const adb = await connect();
+    await assert.rejects(adb.createSocket('nosuch:'), /Socket open failed/);
+  });
+});
+
+describe('system services', () => {
+  test('root on a production build, tcpip', async () => {
+    const {device, connect} = await start();
+    const adb = await connect();
+    assert.equal(await adb.createSocketAndWait('root:'), 'adbd cannot run as root in production builds\n');
+    assert.equal(await adb.tcpip.setPort(5555), 'restarting in TCP mode port: 5555\n');
+    await adb.disconnected.catch(() => undefined);
+    assert.equal(device.properties.get('service.adb.tcp.port'), '5555');
+  });
+});
