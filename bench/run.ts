@@ -5,6 +5,7 @@
  *    production site in build/ for the next steps.
  * 2. Page weight (bench/weight.ts), 3. Lighthouse (bench/lighthouse.ts), 4. Search
  *    (bench/search.ts), all against build/ served with gzip.
+ * 5. Simulated device (bench/device.ts): handshake, shell round trip and sync throughput.
  *
  * Not part of `npm test`: the figures depend on the machine. Run it on an otherwise idle machine
  * (other processes inflate Lighthouse's blocking time and the build time).
@@ -12,6 +13,7 @@
  * Exit code: 0 when every budget is met, 1 when one is missed or a step fails.
  */
 import {buildFigures} from './build.ts';
+import {deviceFigures} from './device.ts';
 import {report} from './lib.ts';
 import {lighthouseFigures} from './lighthouse.ts';
 import {searchFigures} from './search.ts';
@@ -23,6 +25,7 @@ const steps: [title: string, run: () => Promise<import('./lib.ts').Figure[]>][] 
   ['Page weight (gzip, as transferred)', weightFigures],
   ['Lighthouse, mobile (served with gzip)', lighthouseFigures],
   ['Search', searchFigures],
+  ['Simulated device (through @yume-chan/adb 2.0.1)', deviceFigures],
 ];
 
 let ok = true;
