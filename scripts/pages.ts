@@ -3,7 +3,7 @@ import path from 'node:path';
 
 /**
  * Lists the pages under a folder, recursively, skipping dot-folders and node_modules. Shared by
- * scripts/check-samples.ts and scripts/render-diagrams.ts.
+ * scripts/samples/ (the code-sample checker) and scripts/render-diagrams.ts.
  *
  * @param dir Folder to walk; a missing folder has no pages.
  * @returns Absolute paths of the `.md` and `.mdx` files, sorted.

@@ -8,7 +8,7 @@ import {readFileSync} from 'node:fs';
 import {createServer} from 'node:http';
 import path from 'node:path';
 
-import {extractBlocks, type SampleBlock} from '../../scripts/check-samples.ts';
+import {extractBlocks, type SampleBlock} from '../../scripts/samples/extract.ts';
 
 /** The repository root (node_modules, docs/). */
 export const REPO = path.resolve(import.meta.dirname, '../..');

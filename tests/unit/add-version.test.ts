@@ -60,7 +60,7 @@ function checkCopy(cwd: string, version: string): string[] {
     'tests/unit/docs-version.test.ts',
   ]);
   assert.match(unit, /^# fail 0$/m, unit);
-  return runIn(cwd, process.execPath, ['--import', 'tsx', 'scripts/check-samples.ts', '--version', version]).trimEnd().split('\n');
+  return runIn(cwd, process.execPath, ['--import', 'tsx', 'scripts/samples/check.ts', '--version', version]).trimEnd().split('\n');
 }
 
 test('adding a version as the README says: freeze docs/, then document a newer release', {timeout: 240_000}, () => {

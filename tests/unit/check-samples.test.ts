@@ -5,10 +5,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
-import {extractBlocks, main, MdxParseError, parseMeta} from '../../scripts/check-samples.ts';
+import {main} from '../../scripts/samples/check.ts';
+import {extractBlocks, MdxParseError, parseMeta} from '../../scripts/samples/extract.ts';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const SCRIPT = path.join(REPO, 'scripts', 'check-samples.ts');
+const SCRIPT = path.join(REPO, 'scripts', 'samples', 'check.ts');
 
 /** Runs the checker as `npm run check:samples` would, from the repository folder. */
 function runChecker(...args: string[]) {
@@ -281,17 +282,17 @@ test('the checker exits 0 when nothing fails; a version with no library is check
 test('the checker prints its usage on --help and on bad arguments', () => {
   const help = runChecker('--help');
   assert.equal(help.status, 0);
-  assert.match(help.stdout, /^Usage: tsx scripts\/check-samples\.ts \[--root DIR\] \[--version X\]$/m);
+  assert.match(help.stdout, /^Usage: tsx scripts\/samples\/check\.ts \[--root DIR\] \[--version X\]$/m);
   const bad = runChecker('--nope');
   assert.equal(bad.status, 2);
-  assert.match(bad.stderr, /Usage: tsx scripts\/check-samples\.ts/);
+  assert.match(bad.stderr, /Usage: tsx scripts\/samples\/check\.ts/);
 });
 
 test('main rejects a missing --root value, extra arguments and a --root that is not a folder', (t) => {
   const stderr = t.mock.method(console, 'error', () => {});
   for (const args of [['--root'], ['extra'], ['--root', path.join(os.tmpdir(), 'no-such-check-samples-dir')]]) {
     assert.equal(main(args), 2, args.join(' '));
-    assert.match(String(stderr.mock.calls.at(-1)?.arguments[0]), /\nUsage: tsx scripts\/check-samples\.ts/, args.join(' '));
+    assert.match(String(stderr.mock.calls.at(-1)?.arguments[0]), /\nUsage: tsx scripts\/samples\/check\.ts/, args.join(' '));
   }
 });
 

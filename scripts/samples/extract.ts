@@ -1,0 +1,158 @@
+/**
+ * The pages of a site and their code samples: which docs folder documents which version
+ * (siteFolders), the TypeScript code blocks of a page (extractBlocks), and the words of a block's
+ * fence meta that say how to treat it (parseMeta).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import {unified} from 'unified';
+import remarkParse from 'remark-parse';
+import remarkMdx from 'remark-mdx';
+// The syntax extensions and preprocessing @docusaurus/mdx-loader 3.10.2 applies before MDX sees a
+// page (its own dependencies, hoisted to node_modules; see lib/processor.js and lib/preprocessor.js).
+import remarkFrontmatter from 'remark-frontmatter';
+import remarkDirective from 'remark-directive';
+import remarkGfm from 'remark-gfm';
+import remarkComment from '@slorber/remark-comment';
+import {escapeMarkdownHeadingIds} from '@docusaurus/utils';
+import {visit} from 'unist-util-visit';
+import type {Root} from 'mdast';
+import {docsVersions, parseVersionsJson} from '../../src/versions/index.ts';
+
+/** Code-block languages that are checked, and the file extension a block gets. */
+export const SAMPLE_LANGS: Readonly<Record<string, 'ts' | 'tsx'>> = {ts: 'ts', typescript: 'ts', tsx: 'tsx'};
+
+/** A fenced TypeScript code block found in a Markdown/MDX page. */
+export interface SampleBlock {
+  /** The page, as given to `extractBlocks`. */
+  file: string;
+  /** 1-based line of the opening fence in the page. The code starts on the next line. */
+  line: number;
+  /** 1-based column of the opening fence (greater than 1 inside lists and block quotes). */
+  column: number;
+  lang: 'ts' | 'tsx' | 'typescript';
+  /** Everything after the language on the fence line; empty when there is nothing. */
+  meta: string;
+  /** The code, without the fences and without the indentation of the fence. */
+  code: string;
+}
+
+/** What a code block's meta asks of the checker. */
+export interface SampleMeta {
+  /** The reason given by `partial="…"`; the block is then not checked. */
+  partial?: string;
+  /** The docs version given by `version="…"`; the block is checked as code of that version. */
+  version?: string;
+  /** Meta words that are present but malformed, as messages; a block with any of them fails. */
+  problems: string[];
+}
+
+/** A page that is not valid MDX; position is 1-based, in the page. */
+export class MdxParseError extends Error {
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    readonly column: number,
+    readonly reason: string,
+  ) {
+    super(`${file}:${line}:${column} cannot parse as MDX: ${reason}`);
+    this.name = 'MdxParseError';
+  }
+}
+
+/**
+ * Finds the TypeScript code blocks of a page, parsing it as Docusaurus 3.10 does with its default
+ * `markdown` options: heading IDs (`## Title {#id}`) escaped, then remark-parse + remark-mdx with
+ * the front matter, directive (`:::note`), GFM and HTML-comment syntaxes. Escaping heading IDs
+ * only adds a character to heading lines, so positions are those of the page itself.
+ * Not mirrored: `mdx-code-block` fences are not unwrapped (a TypeScript block inside one is not
+ * found), and a page's `format: md` front matter is ignored (every page is parsed as MDX).
+ *
+ * @param mdxText The page source (`.md` or `.mdx`; Docusaurus parses both as MDX by default).
+ * @param file The page's path, copied into each block and into errors.
+ * @returns The blocks whose language is `ts`, `tsx` or `typescript`, in page order.
+ * @throws MdxParseError when the page is not valid MDX (e.g. an unclosed JSX tag or a stray `{`).
+ */
+export function extractBlocks(mdxText: string, file: string): SampleBlock[] {
+  let tree: Root;
+  try {
+    tree = unified()
+      .use(remarkParse)
+      .use(remarkMdx)
+      .use(remarkFrontmatter)
+      .use(remarkDirective)
+      .use(remarkGfm)
+      .use(remarkComment)
+      .parse(escapeMarkdownHeadingIds(mdxText));
+  } catch (error) {
+    const {line, column, reason, message} = error as {line?: number; column?: number; reason?: string; message?: string};
+    const text = reason ?? message ?? String(error);
+    // Some mdast-util-mdx-jsx errors (e.g. an unclosed tag) carry their place only in the text: "(3:1-3:7)".
+    const place = /\((\d+):(\d+)-\d+:\d+\)/.exec(text);
+    throw new MdxParseError(file, line ?? Number(place?.[1] ?? 1), column ?? Number(place?.[2] ?? 1), text);
+  }
+  const blocks: SampleBlock[] = [];
+  visit(tree, 'code', (node) => {
+    const lang = node.lang ?? '';
+    if (!Object.hasOwn(SAMPLE_LANGS, lang) || !node.position) return;
+    blocks.push({
+      file,
+      line: node.position.start.line,
+      column: node.position.start.column,
+      lang: lang as SampleBlock['lang'],
+      meta: node.meta ?? '',
+      code: node.value,
+    });
+  });
+  return blocks;
+}
+
+/**
+ * Reads the checker's words out of a code-block meta string. Values may be double-quoted,
+ * single-quoted or a bare word; other words (`title="…"`, `{1,3-4}`, `showLineNumbers`) are ignored.
+ *
+ * @param meta The meta string, e.g. `title="connect.ts" partial="needs an adb from the previous step"`.
+ * @returns `partial` (the trimmed reason) and `version` when present and well-formed; `problems`
+ *   lists "partial needs a reason" for a `partial` without a non-empty reason, and a message for a
+ *   `version` without a value.
+ */
+export function parseMeta(meta: string | null | undefined): SampleMeta {
+  const result: SampleMeta = {problems: []};
+  const words = /([A-Za-z_][\w-]*)(?:=(?:"([^"]*)"|'([^']*)'|([^\s"']\S*)))?|\S+/g;
+  for (const match of (meta ?? '').matchAll(words)) {
+    const [, name, double, single, bare] = match;
+    const value = (double ?? single ?? bare)?.trim();
+    if (name === 'partial') {
+      if (value) result.partial = value;
+      else result.problems.push('partial needs a reason: write partial="why this sample is not complete"');
+    } else if (name === 'version') {
+      if (value) result.version = value;
+      else result.problems.push('version needs a docs version, e.g. version="0.0.24"');
+    }
+  }
+  return result;
+}
+
+/** One docs folder of a site: the library version its pages document, and where it is. */
+export interface SiteFolder {
+  /** The library version (for `docs/`, CURRENT_VERSION of src/versions/index.ts). */
+  version: string;
+  /** Absolute path of the folder. */
+  dir: string;
+}
+
+/**
+ * Lists the docs folders of a site, as src/versions/index.ts lays them out.
+ *
+ * @param root The site folder.
+ * @returns `docs/` (the version CURRENT_VERSION documents), then `versioned_docs/version-<v>/` for
+ *   each entry of the site's `versions.json`, in that file's order. A missing versions.json means
+ *   the site has only `docs/`. Two folders may document the same version (`docs/` as "Next" after
+ *   its version was frozen).
+ * @throws Error when versions.json is not a JSON array of distinct version strings.
+ */
+export function siteFolders(root: string): SiteFolder[] {
+  const file = path.join(root, 'versions.json');
+  const released = fs.existsSync(file) ? parseVersionsJson(JSON.parse(fs.readFileSync(file, 'utf8')), file) : [];
+  return docsVersions(released).map(({version, folder}) => ({version, dir: path.join(root, folder)}));
+}
