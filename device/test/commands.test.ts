@@ -30,12 +30,11 @@ import {startDevice} from './connect.ts';
 const started: Array<{close(): Promise<void>}> = [];
 after(() => Promise.all(started.map((device) => device.close())));
 
-async function connect(options?: DeviceOptions): Promise<{device: SimulatedDevice; adb: Adb; bin: never}> {
+async function connect(options?: DeviceOptions): Promise<{device: SimulatedDevice; adb: Adb; bin: Adb}> {
   const device = await startDevice(options);
   started.push(device);
   const adb = await device.connect();
-  // `@yume-chan/android-bin` 2.1.0 types its `Adb` from its own copy of `@yume-chan/adb`; the object is the same.
-  return {device: device.device, adb, bin: adb as never};
+  return {device: device.device, adb, bin: adb};
 }
 
 const text = (adb: Adb, command: string | string[]) => adb.subprocess.noneProtocol.spawnWaitText(command);

@@ -49,9 +49,7 @@ export async function packetConnection(port: number) {
         write: (chunk) => new Promise<void>((resolve, reject) => socket.write(chunk, (error) => (error ? reject(error) : resolve()))),
         close: () => void socket.end(),
       }),
-      // `@tango-v2/adb` 2.0.1 resolves its own `@yume-chan/stream-extra` (^2.0.1, so 2.6.1 here),
-      // another copy than `@tango-v2/stream-extra` 2.0.1: the types differ, the streams work together.
-      new AdbPacketSerializeStream() as never,
+      new AdbPacketSerializeStream(),
     ),
   };
 }

@@ -4,9 +4,7 @@
  * its streams; the control messages the library sends must arrive decoded on the device.
  */
 import assert from 'node:assert/strict';
-import {createRequire} from 'node:module';
 import {afterEach, describe, test} from 'node:test';
-import {pathToFileURL} from 'node:url';
 
 import type {Adb} from '@tango-v2/adb';
 import {AdbScrcpyClient, AdbScrcpyExitedError, AdbScrcpyOptions1_22, AdbScrcpyOptions2_1, AdbScrcpyOptions3_1} from '@tango-v2/adb-scrcpy';
@@ -26,92 +24,27 @@ import {decodeUtf8} from '@tango-v2/struct';
 import {scrcpyOf, standInServer, type ScrcpySessionInfo} from '../src/scrcpy/registry.ts';
 import {startDevice, type ConnectOptions} from './connect.ts';
 
-/**
- * In this repository every `@tango-v2/*` alias has its own nested copy of
- * `@yume-chan/stream-extra`, and `@tango-v2/adb-scrcpy` its own `@yume-chan/adb` and
- * `@yume-chan/scrcpy`, so the `Consumable` a control message is wrapped in (adb-scrcpy's copy)
- * fails the `instanceof Consumable` check of the `Adb` socket (adb's copy) and the write never
- * completes. A reader's project has one copy; this makes the copies recognise each other's
- * instances, as one copy would.
- */
-async function shareConsumable(): Promise<void> {
-  const require = createRequire(import.meta.url);
-  const paths = new Set([require.resolve('@tango-v2/stream-extra')]);
-  for (const owner of ['@tango-v2/adb', '@tango-v2/adb-scrcpy', '@tango-v2/scrcpy']) {
-    paths.add(createRequire(require.resolve(`${owner}/package.json`)).resolve('@yume-chan/stream-extra'));
-  }
-  const own = Function.prototype[Symbol.hasInstance];
-  for (const path of paths) {
-    const {Consumable} = (await import(pathToFileURL(path).href)) as {Consumable: object};
-    Object.defineProperty(Consumable, Symbol.hasInstance, {
-      value: (value: unknown) =>
-        own.call(Consumable, value) ||
-        (typeof value === 'object' && value !== null && value.constructor.name === 'Consumable' && 'tryConsume' in value),
-    });
-  }
-}
-await shareConsumable();
-
-/** `ScrcpyDeviceMessageParsers` of `@yume-chan/scrcpy` 2.3 (what the options of the installed `@tango-v2/adb-scrcpy` extend). */
-interface DeviceMessageParsers {
-  readonly parsers: ReadonlyArray<{close(): void; error(error: unknown): void} | undefined>;
-  parse(id: number, stream: unknown): Promise<void>;
-}
-
-/**
- * `@tango-v2/adb-scrcpy` 2.0.1 resolves its own `@yume-chan/scrcpy` dependency to 2.3.0 here,
- * whose options classes moved device-message parsing to `deviceMessageParsers`; the 2.0.1 client
- * still calls `parseDeviceMessage`/`endDeviceMessageStream`, so without this every device message
- * (clipboard, its acknowledgement) is lost. Adds the two 2.0.1 methods on top of 2.3.0's parsers.
- */
-function withDeviceMessages<T extends object>(options: T): T {
-  const target = options as T & {
-    deviceMessageParsers?: DeviceMessageParsers;
-    parseDeviceMessage?: (id: number, stream: unknown) => Promise<void>;
-    endDeviceMessageStream?: (error?: unknown) => void;
-  };
-  const parsers = target.deviceMessageParsers;
-  if (parsers && !target.parseDeviceMessage) {
-    target.parseDeviceMessage = (id, stream) => parsers.parse(id, stream);
-    target.endDeviceMessageStream = (error) => {
-      for (const parser of parsers.parsers) {
-        if (!parser) continue;
-        if (error) parser.error(error);
-        else parser.close();
-      }
-    };
-  }
-  return options;
-}
-
 const started: Array<{close(): Promise<void>}> = [];
 afterEach(() => Promise.all(started.splice(0).map((device) => device.close())));
-
-/**
- * The `Adb` type `@tango-v2/adb-scrcpy` is declared against: its own `@yume-chan/adb` (2.6.4
- * here), a different class from `@tango-v2/adb`'s `Adb` for the type checker, with the same API.
- */
-type ScrcpyAdb = Parameters<typeof AdbScrcpyClient.pushServer>[0];
 
 /** A started device, a connected `Adb`, and the stand-in server pushed to the default path. */
 async function setup(connectOptions: ConnectOptions = {}) {
   const simulated = await startDevice();
   started.push(simulated);
-  const adb = (await simulated.connect(connectOptions)) as Adb as unknown as ScrcpyAdb;
+  const adb = await simulated.connect(connectOptions);
   await push(adb);
   return {...simulated, adb, registry: scrcpyOf(simulated.device)};
 }
 
 /** Pushes the stand-in server file (the server removes it when it starts, as the real one does). */
-async function push(adb: ScrcpyAdb, version?: string) {
+async function push(adb: Adb, version?: string) {
   const file = standInServer(version);
-  // Every copy of stream-extra re-exports the global ReadableStream; only the declared types differ.
   const stream = new ReadableStream<MaybeConsumable<Uint8Array>>({
     start(controller) {
       controller.enqueue(file);
       controller.close();
     },
-  }) as unknown as Parameters<typeof AdbScrcpyClient.pushServer>[1];
+  });
   await AdbScrcpyClient.pushServer(adb, stream);
 }
 
@@ -160,7 +93,7 @@ const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe('simulated scrcpy server', () => {
   test('3.1 over a forward tunnel: metadata, video and audio packets, control messages, clipboard', async () => {
     const {adb, device, registry} = await setup();
-    const options = withDeviceMessages(new AdbScrcpyOptions3_1({tunnelForward: true, scid: '1a2b3c4d'}));
+    const options = new AdbScrcpyOptions3_1({tunnelForward: true, scid: '1a2b3c4d'});
     const client = await AdbScrcpyClient.start(adb, DefaultServerPath, options);
     const session = registry.sessions.at(-1)!;
     assert.equal(session.version, '3.1');
@@ -263,7 +196,7 @@ describe('simulated scrcpy server', () => {
 
   test('2.1 with the reverse tunnel and the usual docs options', async () => {
     const {adb, registry} = await setup();
-    const options = withDeviceMessages(new AdbScrcpyOptions2_1({audio: false, control: true}));
+    const options = new AdbScrcpyOptions2_1({audio: false, control: true});
     const client = await AdbScrcpyClient.start(adb, DefaultServerPath, options);
     const session = registry.sessions.at(-1)!;
     assert.equal(session.version, '2.1');
@@ -293,7 +226,7 @@ describe('simulated scrcpy server', () => {
 
   test('1.22: device metadata with the size, no audio socket, the 1.x touch layout', async () => {
     const {adb, registry} = await setup();
-    const client = await AdbScrcpyClient.start(adb, DefaultServerPath, withDeviceMessages(new AdbScrcpyOptions1_22({tunnelForward: true})));
+    const client = await AdbScrcpyClient.start(adb, DefaultServerPath, new AdbScrcpyOptions1_22({tunnelForward: true}));
     const session = registry.sessions.at(-1)!;
     assert.equal(session.version, '1.22');
     const video = (await client.videoStream)!;

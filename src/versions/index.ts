@@ -110,7 +110,7 @@ export type DataPackage = 'scrcpy' | 'adb-scrcpy' | 'android-bin';
  *   android-bin, which have no 2.0.x release); 0.0.24: 0.0.24 (adb-server-node-tcp 0.0.23).
  * - 1.1.0, 1.0.0: `@yume-chan/adb` 1.x was never published; the sources at tags v1.0.0 and v1.1.0
  *   are in ../shared/sources/ (see its README). Their packages want `@yume-chan/async` ^4.0.2,
- *   which the 2.0.0 alias installs (4.0.2). `@yume-chan/scrcpy` 1.1.0 is published (`@tango-v1`).
+ *   which the 2.0.0 alias installs (4.1.3). `@yume-chan/scrcpy` 1.1.0 is published (`@tango-v1`).
  */
 export const LIBRARIES: Readonly<Record<string, Library>> = {
   '2.0.0': {

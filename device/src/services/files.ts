@@ -531,7 +531,7 @@ function isClosed(error: unknown): boolean {
   return (
     error.name === 'SocketClosedError' ||
     error instanceof ExactReadableEndedError ||
-    // The library's `StructEmptyError`/`StructNotEnoughDataError` (from its own copy of `@yume-chan/struct`).
+    // The library's `StructEmptyError`/`StructNotEnoughDataError`, matched by name whichever copy of `@yume-chan/struct` threw them.
     /^Struct(Empty|NotEnoughData)Error$/.test(error.constructor.name) ||
     /closed/i.test(error.message)
   );
