@@ -5,10 +5,16 @@
  * extract.ts finds the pages and their blocks, libraries.ts finds each version's library, and
  * typecheck.ts type-checks the blocks.
  *
- * Usage: tsx scripts/samples/check.ts [--root DIR] [--version X]
- *   --root DIR  the site to check (the folder holding docs/, versioned_docs/ and versions.json);
- *               default: the repository this script lives in.
- *   --version X check only the pages of docs version X (default: every version).
+ * Usage: tsx scripts/samples/check.ts [--root DIR] [--version X] [--run] [--record] [--list-not-run] [--only TEXT]
+ *   --root DIR      the site to check (the folder holding docs/, versioned_docs/ and versions.json);
+ *                   default: the repository this script lives in.
+ *   --version X     check only the pages of docs version X (default: every version).
+ *   --run           after the type-check, run the samples against the simulated device (run.ts) and
+ *                   compare what they print with their recordings (samples/recorded/, record.ts).
+ *   --record        with --run (implied): write the recordings instead of comparing, and delete
+ *                   recordings no sample runs with any more.
+ *   --list-not-run  list every sample that is not run, with the reason (runs nothing by itself).
+ *   --only TEXT     run only the samples whose page path contains TEXT (no stale-recording check).
  *
  * Every fenced block whose language is `ts`, `tsx` or `typescript` in every `.md`/`.mdx` file of a
  * docs version is type-checked against that version's library (LIBRARIES in src/versions/index.ts): one module per
@@ -18,25 +24,36 @@
  * for syntax only, and counted as such.
  * A block that only declares types (a signature) must declare only names that a `@yume-chan`
  * package of its version exports, or global types (see signatureNames in typecheck.ts).
- * Meta words: `partial="reason"` opts a block out; `version="X"` checks it as docs version X.
+ * Meta words: `partial="reason"` opts a block out; `version="X"` checks it as docs version X;
+ * `prelude="adb"` gives it a hidden `adb` (prelude.ts); `norun="reason"` keeps it from running.
  *
  * Output: one line per problem (`file:line:col message`, paths relative to the working directory),
- * one line per docs version, and last `samples: N type-checked, M syntax-only, K opted out, F failed`.
+ * one line per docs version, and `samples: N type-checked, M syntax-only, K opted out, F failed`.
+ * With --run, then: each failing sample (`file:line title: problem`, then the last lines of its
+ * output), one line per docs version, and last `samples run: N passed, F failed, K not run`.
  * Exit code: 0 when nothing failed, 1 when a block or file failed (or the packages are missing),
- * 2 on bad usage.
+ * or with --run when a sample failed or a recording is stale, 2 on bad usage.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {parseArgs} from 'node:util';
 import {listPages} from '../pages.ts';
+import ts from 'typescript';
 import {LIBRARIES} from '../../src/versions/index.ts';
-import {extractBlocks, MdxParseError, parseMeta, siteFolders, type SampleBlock} from './extract.ts';
+import {browserApis, decideRun, isTypeOnly, NOT_RUN_LABELS, type NotRunKind, type RunDecision} from './classify.ts';
+import {extractBlocks, MdxParseError, parseMeta, SAMPLE_LANGS, siteFolders, type SampleBlock, type SampleMeta} from './extract.ts';
 import {PACKAGE_ROOT} from './libraries.ts';
+import {preludeProblems} from './prelude.ts';
+import {RECORD_FOLDER, recordNames, recordPath} from './record.ts';
+import {RUN_CONCURRENCY, RUNNABLE_VERSIONS, runSamples, type RunJob, type RunOutcome} from './run.ts';
 import {checkSyntax, checkTypes, type Failure} from './typecheck.ts';
 
 /** The usage line, printed for `--help` and (on stderr) after bad arguments. */
-export const USAGE = 'Usage: tsx scripts/samples/check.ts [--root DIR] [--version X]';
+export const USAGE = 'Usage: tsx scripts/samples/check.ts [--root DIR] [--version X] [--run] [--record] [--list-not-run] [--only TEXT]';
+
+/** How many lines of a failing sample's output the report shows. */
+const TAIL_LINES = 12;
 
 /** Why a version without an entry in LIBRARIES is checked for syntax only. */
 const SYNTAX_ONLY_REASON = 'no library to type-check against (add the version to LIBRARIES in src/versions/index.ts)';
@@ -49,26 +66,57 @@ interface Counts {
   failed: number;
 }
 
+/** What the plans of every kind know of their block. */
+interface PlanBase {
+  block: SampleBlock;
+  folder: string;
+  version: string;
+  meta: SampleMeta;
+  /** The page's path inside its docs folder, `/`-separated. */
+  pageInFolder: string;
+  /** The block's recording name (record.ts recordNames). */
+  name: string;
+}
+
 /** How a block is handled: checked against `target`, opted out, or failed on its meta. */
 type Plan =
-  | {block: SampleBlock; folder: string; version: string; kind: 'types' | 'syntax'; target: string}
-  | {block: SampleBlock; folder: string; version: string; kind: 'opted-out'}
-  | {block: SampleBlock; folder: string; version: string; kind: 'invalid'; problems: string[]};
+  | (PlanBase & {kind: 'types' | 'syntax'; target: string})
+  | (PlanBase & {kind: 'opted-out'})
+  | (PlanBase & {kind: 'invalid'; problems: string[]});
+
+/** What `run` does besides the type-check. */
+export interface CheckOptions {
+  /** Only the pages of this docs version. */
+  version?: string;
+  /** Run the samples after the type-check. */
+  run?: boolean;
+  /** Write recordings instead of comparing (implies `run`). */
+  record?: boolean;
+  /** List the samples that are not run, with their reasons. */
+  listNotRun?: boolean;
+  /** Run only the samples whose page path (as printed) contains this text. */
+  onlyPages?: string;
+}
 
 /**
  * Runs the checker on a site and prints the report to stdout. Counting: every block is exactly one
- * of type-checked, syntax-only, opted out, or invalid (bad `partial`/`version` meta; then not
- * checked). "failed" counts type-checked and syntax-only blocks with at least one error, invalid
- * blocks, and pages that do not parse (one each, however many diagnostics). Blocks are counted
- * under the docs version of their page, even when `version="X"` checks them as X.
+ * of type-checked, syntax-only, opted out, or invalid (bad `partial`/`version`/`norun`/`prelude`
+ * meta; then not checked). "failed" counts type-checked and syntax-only blocks with at least one
+ * error, invalid blocks, and pages that do not parse (one each, however many diagnostics). Blocks
+ * are counted under the docs version of their page, even when `version="X"` checks them as X.
+ * With `run`, every block is then exactly one of passed, failed or not run (classify.ts decideRun).
  *
  * @param root The site folder (docs/, versioned_docs/, versions.json).
- * @param only When given, only the pages of this docs version are checked.
+ * @param options Which version, and whether to run, record and list (see CheckOptions).
  * @returns The exit code: 0 when every block passed, 1 when a block or page failed or the setup is
- *   broken (packages missing, an `@yume-chan` import escaping its alias folder).
+ *   broken (packages missing, an `@yume-chan` import escaping its alias folder), or a sample run
+ *   failed, or a recording is stale.
  * @throws Error when versions.json is malformed or the alias packages are missing.
  */
-export function run(root: string, only?: string): number {
+export async function run(root: string, options: CheckOptions = {}): Promise<number> {
+  const only = options.version;
+  const running = Boolean(options.run || options.record);
+  const classifying = running || Boolean(options.listNotRun);
   const display = (file: string) => path.relative(process.cwd(), file).split(path.sep).join('/') || '.';
   const allFolders = siteFolders(root);
   const known = [...new Set(allFolders.map(({version}) => version))];
@@ -92,16 +140,19 @@ export function run(root: string, only?: string): number {
         counts.failed += 1;
         continue;
       }
+      const names = recordNames(blocks);
+      const pageInFolder = path.relative(dir, page).split(path.sep).join('/');
       for (const block of blocks) {
         const meta = parseMeta(block.meta);
-        const problems = [...meta.problems];
+        const problems = [...meta.problems, ...preludeProblems(meta.prelude ?? [], block.code)];
         if (meta.version !== undefined && !known.includes(meta.version)) {
           problems.push(`version="${meta.version}" is not a docs version (${known.join(', ')})`);
         }
         const target = meta.version ?? version;
-        if (problems.length > 0) plans.push({block, folder: dir, version, kind: 'invalid', problems});
-        else if (meta.partial !== undefined) plans.push({block, folder: dir, version, kind: 'opted-out'});
-        else plans.push({block, folder: dir, version, kind: Object.hasOwn(LIBRARIES, target) ? 'types' : 'syntax', target});
+        const base = {block, folder: dir, version, meta, pageInFolder, name: names.get(block)!};
+        if (problems.length > 0) plans.push({...base, kind: 'invalid', problems});
+        else if (meta.partial !== undefined) plans.push({...base, kind: 'opted-out'});
+        else plans.push({...base, kind: Object.hasOwn(LIBRARIES, target) ? 'types' : 'syntax', target});
       }
     }
   }
@@ -117,6 +168,14 @@ export function run(root: string, only?: string): number {
     }
   }
 
+  const browser = new Map<SampleBlock, string[]>();
+  const typeOnly = new Map<SampleBlock, boolean>();
+  const inspect = classifying
+    ? (block: SampleBlock, source: ts.SourceFile, checker: ts.TypeChecker) => {
+        browser.set(block, browserApis(source, checker));
+        typeOnly.set(block, isTypeOnly(source));
+      }
+    : undefined;
   const targets = [...new Set(plans.flatMap((plan) => (plan.kind === 'types' || plan.kind === 'syntax' ? [plan.target] : [])))];
   const workRoot = path.join(PACKAGE_ROOT, 'node_modules', '.cache');
   fs.mkdirSync(workRoot, {recursive: true});
@@ -130,7 +189,7 @@ export function run(root: string, only?: string): number {
       if (Object.hasOwn(LIBRARIES, target)) {
         const dir = path.join(workDir, target);
         fs.mkdirSync(dir);
-        const result = checkTypes(blocks, LIBRARIES[target]!, dir);
+        const result = checkTypes(blocks, LIBRARIES[target]!, dir, inspect);
         found = result.failures;
         environment.push(...result.environment);
       } else {
@@ -180,7 +239,160 @@ export function run(root: string, only?: string): number {
   console.log(
     `samples: ${total.typeChecked} type-checked, ${total.syntaxOnly} syntax-only, ${total.optedOut} opted out, ${total.failed} failed`,
   );
-  return total.failed > 0 || environment.length > 0 ? 1 : 0;
+  const typeCheckCode = total.failed > 0 || environment.length > 0 ? 1 : 0;
+  if (!classifying) return typeCheckCode;
+
+  // The run: decide for every block, list those not run, run the others.
+  const decisions = new Map<Plan, RunDecision>();
+  for (const plan of plans) {
+    const parsed = typeOnly.has(plan.block)
+      ? typeOnly.get(plan.block)!
+      : isTypeOnly(ts.createSourceFile(`sample.${SAMPLE_LANGS[plan.block.lang]}`, plan.block.code, ts.ScriptTarget.ES2022, true));
+    decisions.set(
+      plan,
+      decideRun({
+        block: plan.block,
+        meta: plan.meta,
+        version: plan.version,
+        target: plan.kind === 'types' || plan.kind === 'syntax' ? plan.target : (plan.meta.version ?? plan.version),
+        runnable: RUNNABLE_VERSIONS,
+        invalid: plan.kind === 'invalid',
+        failedTypeCheck: failedBlocks.has(plan.block),
+        typeOnly: parsed,
+        browser: browser.get(plan.block) ?? [],
+      }),
+    );
+  }
+  if (options.listNotRun) {
+    for (const [plan, decision] of decisions) {
+      if (!decision.run)
+        console.log(`${plan.block.file}:${plan.block.line} ${plan.name}: not run (${NOT_RUN_LABELS[decision.kind]}): ${decision.reason}`);
+    }
+  }
+  if (!running) return typeCheckCode;
+
+  const selected = (plan: Plan) => options.onlyPages === undefined || plan.block.file.includes(options.onlyPages);
+  const jobs: RunJob[] = [];
+  const jobPlans = new Map<RunJob, Plan>();
+  for (const [plan, decision] of decisions) {
+    if (!decision.run || !selected(plan)) continue;
+    const library = LIBRARIES[plan.version]!;
+    const job: RunJob = {
+      block: plan.block,
+      version: plan.version,
+      library,
+      preludes: decision.preludes,
+      server: decision.server,
+      record: recordPath(plan.version, plan.pageInFolder, plan.name),
+      label: `${plan.block.file}:${plan.block.line} ${plan.name}`,
+    };
+    jobs.push(job);
+    jobPlans.set(job, plan);
+  }
+  const started = performance.now();
+  const {outcomes, environment: runEnvironment} = await runSamples(jobs, {root, record: Boolean(options.record)});
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  const versionsRun = [...new Set(jobs.map((job) => job.version))];
+  console.log(
+    `run: ${jobs.length} ${jobs.length === 1 ? 'sample' : 'samples'} of ${versionsRun.join(', ') || 'no version'}, ${RUN_CONCURRENCY} at a time, in ${seconds} s`,
+  );
+  for (const message of runEnvironment) console.log(`check-samples: ${message}`);
+
+  const failed = outcomes.filter((outcome) => !outcome.passed);
+  failed.sort((a, b) => a.job.block.file.localeCompare(b.job.block.file) || a.job.block.line - b.job.block.line);
+  for (const outcome of failed) printFailure(outcome);
+
+  // Recordings no sample runs with any more: reported, or deleted with --record.
+  let stale: string[] = [];
+  if (options.onlyPages === undefined) {
+    const expected = new Set<string>();
+    for (const [plan, decision] of decisions) {
+      if (decision.run) expected.add(recordPath(plan.version, plan.pageInFolder, plan.name));
+    }
+    const versions = [...new Set(folders.map(({version}) => version))].filter((version) => RUNNABLE_VERSIONS.includes(version));
+    stale = versions
+      .flatMap((version) => listFiles(path.join(root, RECORD_FOLDER, version)))
+      .map((file) => path.relative(root, file).split(path.sep).join('/'));
+    stale = stale.filter((file) => !expected.has(file)).sort();
+    for (const file of stale) {
+      if (options.record) {
+        fs.rmSync(path.join(root, file));
+        console.log(`${file}: deleted (no sample runs with it)`);
+      } else {
+        console.log(`${file}: stale recording, no sample runs with it (npm run check:samples -- --record deletes it)`);
+      }
+    }
+    if (options.record) for (const version of versions) removeEmptyFolders(path.join(root, RECORD_FOLDER, version));
+  }
+
+  const runTotal = {passed: 0, failed: 0, notRun: 0};
+  const outcomeOf = new Map(outcomes.map((outcome) => [jobPlans.get(outcome.job)!, outcome]));
+  for (const {version, dir} of folders) {
+    const mine = plans.filter((plan) => plan.folder === dir && selected(plan));
+    const counts = {passed: 0, failed: 0, notRun: 0, standIn: 0};
+    const reasons = new Map<NotRunKind, number>();
+    for (const plan of mine) {
+      const decision = decisions.get(plan)!;
+      if (!decision.run) {
+        counts.notRun += 1;
+        reasons.set(decision.kind, (reasons.get(decision.kind) ?? 0) + 1);
+        continue;
+      }
+      if (decision.standIn) counts.standIn += 1;
+      if (outcomeOf.get(plan)?.passed) counts.passed += 1;
+      else counts.failed += 1;
+    }
+    const why = (Object.keys(NOT_RUN_LABELS) as NotRunKind[])
+      .filter((kind) => reasons.has(kind))
+      .map((kind) => `${NOT_RUN_LABELS[kind]} ${reasons.get(kind)}`)
+      .join(', ');
+    const standIn = counts.standIn > 0 ? `; ${counts.standIn} get adb from their own "declare const adb: Adb;" (run as prelude="adb")` : '';
+    console.log(
+      `${version} (${display(dir)}/): run ${counts.passed + counts.failed}: ${counts.passed} passed, ${counts.failed} failed; ` +
+        `${counts.notRun} not run${why ? ` (${why})` : ''}${standIn}`,
+    );
+    runTotal.passed += counts.passed;
+    runTotal.failed += counts.failed;
+    runTotal.notRun += counts.notRun;
+  }
+  console.log(`samples run: ${runTotal.passed} passed, ${runTotal.failed} failed, ${runTotal.notRun} not run`);
+  return typeCheckCode || runTotal.failed > 0 || (stale.length > 0 && !options.record) ? 1 : 0;
+}
+
+/**
+ * Prints a failing sample: `page:line title: problem`, with the page line of the error when its
+ * output names one, then the last TAIL_LINES lines of its output (first stack frames kept), each
+ * after `    | `.
+ */
+function printFailure(outcome: RunOutcome): void {
+  const {job} = outcome;
+  const mark = `${job.block.file}:`;
+  const index = outcome.detail.indexOf(mark);
+  const at = index === -1 ? undefined : /^\d+/.exec(outcome.detail.slice(index + mark.length))?.[0];
+  const where = at && Number(at) !== job.block.line ? ` (error at line ${at})` : '';
+  console.log(`${job.label}: ${outcome.problem}${where}`);
+  const lines = outcome.detail.replace(/\n+$/, '').split('\n');
+  if (lines.length === 1 && lines[0] === '') return;
+  if (lines.length > TAIL_LINES) console.log(`    | … ${lines.length - TAIL_LINES} more lines`);
+  for (const line of lines.slice(-TAIL_LINES)) console.log(`    | ${line}`.trimEnd());
+}
+
+/** Every file under a folder, recursively; none for a missing folder. */
+function listFiles(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, {withFileTypes: true}).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    return entry.isDirectory() ? listFiles(full) : [full];
+  });
+}
+
+/** Removes the empty folders under `dir` (and `dir` itself when it ends up empty). */
+function removeEmptyFolders(dir: string): void {
+  if (!fs.existsSync(dir)) return;
+  for (const entry of fs.readdirSync(dir, {withFileTypes: true})) {
+    if (entry.isDirectory()) removeEmptyFolders(path.join(dir, entry.name));
+  }
+  if (fs.readdirSync(dir).length === 0) fs.rmdirSync(dir);
 }
 
 /**
@@ -189,12 +401,20 @@ export function run(root: string, only?: string): number {
  * @param argv The arguments after the script name.
  * @returns The exit code: that of `run`, 0 for `--help`, 2 for bad usage (usage on stderr).
  */
-export function main(argv: readonly string[]): number {
-  let values: {root?: string; version?: string; help?: boolean};
+export async function main(argv: readonly string[]): Promise<number> {
+  let values: {root?: string; version?: string; help?: boolean; run?: boolean; record?: boolean; 'list-not-run'?: boolean; only?: string};
   try {
     ({values} = parseArgs({
       args: [...argv],
-      options: {root: {type: 'string'}, version: {type: 'string'}, help: {type: 'boolean', short: 'h'}},
+      options: {
+        root: {type: 'string'},
+        version: {type: 'string'},
+        run: {type: 'boolean'},
+        record: {type: 'boolean'},
+        'list-not-run': {type: 'boolean'},
+        only: {type: 'string'},
+        help: {type: 'boolean', short: 'h'},
+      },
       strict: true,
     }));
   } catch (error) {
@@ -210,14 +430,21 @@ export function main(argv: readonly string[]): number {
     console.error(`--root: ${root} is not a directory\n${USAGE}`);
     return 2;
   }
-  return run(root, values.version);
+  return run(root, {
+    version: values.version,
+    run: values.run,
+    record: values.record,
+    listNotRun: values['list-not-run'],
+    onlyPages: values.only,
+  });
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  try {
-    process.exitCode = main(process.argv.slice(2));
-  } catch (error) {
-    console.error(`check-samples: ${(error as Error).message}`);
-    process.exitCode = 1;
-  }
+  main(process.argv.slice(2)).then(
+    (code) => (process.exitCode = code),
+    (error: unknown) => {
+      console.error(`check-samples: ${(error as Error).message}`);
+      process.exitCode = 1;
+    },
+  );
 }

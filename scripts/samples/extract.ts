@@ -43,6 +43,14 @@ export interface SampleMeta {
   partial?: string;
   /** The docs version given by `version="…"`; the block is checked as code of that version. */
   version?: string;
+  /** The reason given by `norun="…"`; the block is type-checked but never run (see run.ts). */
+  norun?: string;
+  /**
+   * The names given by `prelude="…"` (space- or comma-separated, e.g. `adb`): hidden setup the
+   * type-check declares and the runner supplies (see prelude.ts). Not checked here against the
+   * known preludes; check.ts does that.
+   */
+  prelude?: string[];
   /** Meta words that are present but malformed, as messages; a block with any of them fails. */
   problems: string[];
 }
@@ -112,9 +120,10 @@ export function extractBlocks(mdxText: string, file: string): SampleBlock[] {
  * single-quoted or a bare word; other words (`title="…"`, `{1,3-4}`, `showLineNumbers`) are ignored.
  *
  * @param meta The meta string, e.g. `title="connect.ts" partial="needs an adb from the previous step"`.
- * @returns `partial` (the trimmed reason) and `version` when present and well-formed; `problems`
- *   lists "partial needs a reason" for a `partial` without a non-empty reason, and a message for a
- *   `version` without a value.
+ * @returns `partial` and `norun` (the trimmed reasons), `version`, and `prelude` (the names, in
+ *   order, without duplicates) when present and well-formed; `problems` has a message for a
+ *   `partial` or `norun` without a non-empty reason, a `version` without a value, and a `prelude`
+ *   without a name.
  */
 export function parseMeta(meta: string | null | undefined): SampleMeta {
   const result: SampleMeta = {problems: []};
@@ -128,6 +137,13 @@ export function parseMeta(meta: string | null | undefined): SampleMeta {
     } else if (name === 'version') {
       if (value) result.version = value;
       else result.problems.push('version needs a docs version, e.g. version="0.0.24"');
+    } else if (name === 'norun') {
+      if (value) result.norun = value;
+      else result.problems.push('norun needs a reason: write norun="why this sample cannot run against the simulated device"');
+    } else if (name === 'prelude') {
+      const names = [...new Set((value ?? '').split(/[\s,]+/).filter(Boolean))];
+      if (names.length > 0) result.prelude = names;
+      else result.problems.push('prelude needs a name, e.g. prelude="adb"');
     }
   }
   return result;

@@ -8,8 +8,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import type {Library} from '../../src/versions/index.ts';
-import {SAMPLE_LANGS, type SampleBlock} from './extract.ts';
+import {parseMeta, SAMPLE_LANGS, type SampleBlock} from './extract.ts';
 import {libraryFiles, PACKAGE_ROOT, type LibraryFiles} from './libraries.ts';
+import {withTypePreludes} from './prelude.ts';
 
 /** One diagnostic about a page, already mapped to a position in that page. */
 export interface Failure {
@@ -117,13 +118,20 @@ export function librarySetup(library: Library): LibrarySetup {
 /** Parsed library files (lib.dom.d.ts, @types/node, …), shared by the programs of all versions. */
 const sharedSourceFiles = new Map<string, ts.SourceFile | undefined>();
 
+/** Called once per block after the type-check, with the block's module in the program and the program's checker. */
+export type BlockInspector = (block: SampleBlock, source: ts.SourceFile, checker: ts.TypeChecker) => void;
+
 /**
- * Type-checks the blocks of one version in one program; each block is its own module.
+ * Type-checks the blocks of one version in one program; each block is its own module. A block
+ * whose meta names preludes (`prelude="adb"`) gets their hidden declarations after its code
+ * (prelude.ts withTypePreludes), which moves no position in it.
  *
  * @param blocks The blocks to check.
  * @param library The version's library (see LIBRARIES).
  * @param workDir An empty folder inside PACKAGE_ROOT/node_modules (so that `react/jsx-runtime` and
  *   other packages resolve from it); the blocks are written there as `block-N.ts`/`.tsx`.
+ * @param inspect Called for each block once the program is checked (the runner's classification
+ *   uses it to find browser-only names).
  * @returns `failures`: the errors of the blocks, mapped to the pages; `environment`: problems of
  *   the setup rather than of a sample (option errors, a missing `@types` package, an `@yume-chan`
  *   import of a package that resolved outside the version's library).
@@ -133,6 +141,7 @@ export function checkTypes(
   blocks: readonly SampleBlock[],
   library: Library,
   workDir: string,
+  inspect?: BlockInspector,
 ): {failures: Failure[]; environment: string[]} {
   const {options, extraRoots, allowedRoots, packages} = librarySetup(library);
   const inLibrary = (file: string) => allowedRoots.some((root) => file.startsWith(root));
@@ -140,7 +149,7 @@ export function checkTypes(
   const byFile = new Map<string, SampleBlock>();
   blocks.forEach((block, index) => {
     const fileName = path.join(workDir, `block-${index + 1}.${SAMPLE_LANGS[block.lang]}`);
-    fs.writeFileSync(fileName, block.code);
+    fs.writeFileSync(fileName, withTypePreludes(block.code, parseMeta(block.meta).prelude ?? []));
     byFile.set(fileName, block);
   });
 
@@ -207,6 +216,7 @@ export function checkTypes(
         block,
       });
     }
+    inspect?.(block, sourceFile, checker);
   }
   return {failures, environment};
 }

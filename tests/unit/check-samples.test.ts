@@ -282,16 +282,19 @@ test('the checker exits 0 when nothing fails; a version with no library is check
 test('the checker prints its usage on --help and on bad arguments', () => {
   const help = runChecker('--help');
   assert.equal(help.status, 0);
-  assert.match(help.stdout, /^Usage: tsx scripts\/samples\/check\.ts \[--root DIR\] \[--version X\]$/m);
+  assert.match(
+    help.stdout,
+    /^Usage: tsx scripts\/samples\/check\.ts \[--root DIR\] \[--version X\] \[--run\] \[--record\] \[--list-not-run\] \[--only TEXT\]$/m,
+  );
   const bad = runChecker('--nope');
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /Usage: tsx scripts\/samples\/check\.ts/);
 });
 
-test('main rejects a missing --root value, extra arguments and a --root that is not a folder', (t) => {
+test('main rejects a missing --root value, extra arguments and a --root that is not a folder', async (t) => {
   const stderr = t.mock.method(console, 'error', () => {});
   for (const args of [['--root'], ['extra'], ['--root', path.join(os.tmpdir(), 'no-such-check-samples-dir')]]) {
-    assert.equal(main(args), 2, args.join(' '));
+    assert.equal(await main(args), 2, args.join(' '));
     assert.match(String(stderr.mock.calls.at(-1)?.arguments[0]), /\nUsage: tsx scripts\/samples\/check\.ts/, args.join(' '));
   }
 });

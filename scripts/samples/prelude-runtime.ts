@@ -1,0 +1,67 @@
+/**
+ * The adb prelude at run time, for 2.0.0 samples: runs inside each sample's own Node.js process
+ * (run.ts transpiles it beside the samples, as `prelude-runtime.mjs`), connects `@yume-chan/adb`
+ * 2.0.x (the `@tango-v2/adb` alias, the package the sample's own imports are rewritten to) to the
+ * simulated device with `AdbDaemonTransport` over a `node:net` socket, as a reader's Node.js
+ * program does after `adb tcpip`. Where the device is comes from the environment (SAMPLE_ENV).
+ */
+import {once} from 'node:events';
+import {readFileSync} from 'node:fs';
+import {connect} from 'node:net';
+import {Readable} from 'node:stream';
+
+import {Adb, AdbDaemonTransport, AdbPacket, AdbPacketSerializeStream, type AdbCredentialStore, type AdbPrivateKey} from '@tango-v2/adb';
+import {Consumable, pipeFrom, StructDeserializeStream, type ReadableStream} from '@tango-v2/stream-extra';
+
+import {SAMPLE_ENV} from './prelude.ts';
+
+/** Reads a required variable of SAMPLE_ENV; throws when the runner did not set it. */
+function env(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: the adb prelude runs under npm run check:samples -- --run`);
+  return value;
+}
+
+/**
+ * Connects to the simulated device and authenticates with the key the runner made it trust.
+ *
+ * @returns An `Adb` whose serial is SAMPLE_ENV.serial (the device's `ro.serialno`, as over USB).
+ * @throws Error when a variable is missing, the TCP connection is refused, or the handshake fails.
+ */
+export async function connectSampleAdb(): Promise<Adb> {
+  const address = env(SAMPLE_ENV.device);
+  const separator = address.lastIndexOf(':');
+  const socket = connect({host: address.slice(0, separator), port: Number(address.slice(separator + 1)), noDelay: true});
+  await once(socket, 'connect');
+  const key: AdbPrivateKey = {buffer: new Uint8Array(readFileSync(env(SAMPLE_ENV.key))), name: 'sample@tango'};
+  const credentialStore: AdbCredentialStore = {
+    generateKey: () => key,
+    iterateKeys: () => [key],
+  };
+  const readable = Readable.toWeb(socket) as unknown as ReadableStream<Uint8Array>;
+  const transport = await AdbDaemonTransport.authenticate({
+    serial: env(SAMPLE_ENV.serial),
+    credentialStore,
+    connection: {
+      readable: readable.pipeThrough(new StructDeserializeStream(AdbPacket)),
+      writable: pipeFrom(
+        new Consumable.WritableStream<Uint8Array>({
+          write: (chunk) => new Promise<void>((resolve, reject) => socket.write(chunk, (error) => (error ? reject(error) : resolve()))),
+          close: () => void socket.end(),
+        }),
+        new AdbPacketSerializeStream(),
+      ),
+    },
+  });
+  return new Adb(transport);
+}
+
+/**
+ * Closes the prelude's connection once the sample's top-level code is done, so that its process
+ * can exit; a connection the sample closed or lost already is no error.
+ *
+ * @param adb The `Adb` connectSampleAdb gave.
+ */
+export async function closeSampleAdb(adb: Adb): Promise<void> {
+  await Promise.resolve(adb.close()).catch(() => undefined);
+}

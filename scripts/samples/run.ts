@@ -1,0 +1,578 @@
+/**
+ * The sample runner: runs samples against the simulated Android device (device/) and checks that
+ * each exits 0 within a time limit and prints what its recording says.
+ *
+ * How (runSamples): every sample, with its preludes (prelude.ts), is written as a TypeScript file
+ * whose line numbers are those of its page, and one esbuild call transpiles them all into ESM
+ * files in a temporary folder inside node_modules/.cache (so that bare imports resolve from the
+ * repository), with `@yume-chan/<package>` imports rewritten to the version's alias
+ * (`@tango-v2/<package>` for 2.0.0), as the type-check maps them. Each sample then runs in its own
+ * `node` process (Node's own semantics: exit code 13 for a top-level await that never settles, 1
+ * for an uncaught error or unhandled rejection, `process.exit`), two at a time, in its own empty
+ * working folder, with stdin closed. A sample with the adb prelude gets a fresh SimulatedDevice
+ * (a few milliseconds to make) on its own 127.0.0.1 port, which trusts the run's key; a sample that
+ * talks to Google's ADB server (classify.ts needsAdbServer) gets the server on port 5037, started
+ * if it was not running (and stopped at the end then), with one shared device `adb connect`ed;
+ * those samples run one at a time.
+ *
+ * Every fresh device is a Pixel 7 on Android 14 (device/README.md) with the Scrcpy server 3.1
+ * (the simulated server's stand-in file) already at DefaultServerPath, as after the docs' "Push
+ * the server" step.
+ */
+import {execFile, spawn, spawnSync} from 'node:child_process';
+import {generateKeyPairSync} from 'node:crypto';
+import {once} from 'node:events';
+import fs from 'node:fs';
+import {connect} from 'node:net';
+import path from 'node:path';
+import {promisify} from 'node:util';
+import * as esbuild from 'esbuild';
+import {adbGeneratePublicKey} from '@tango-v2/adb';
+import type {Library} from '../../src/versions/index.ts';
+import {SimulatedDevice} from '../../device/src/device.ts';
+import {SHELL} from '../../device/src/fs.ts';
+import {standInServer} from '../../device/src/scrcpy/registry.ts';
+import {DEFAULT_SERVER_PATH} from '../../device/src/scrcpy/server.ts';
+import type {SampleBlock} from './extract.ts';
+import {PACKAGE_ROOT} from './libraries.ts';
+import {SAMPLE_ENV, withRunPreludes} from './prelude.ts';
+import {compareRecord, formatRecord, normalizeOutput, type NormalizeContext} from './record.ts';
+
+/** The docs versions the runner has a setup for (a prelude runtime and a library it runs). */
+export const RUNNABLE_VERSIONS: readonly string[] = ['2.0.0'];
+
+/** How long a sample may run before it is killed and fails, in milliseconds. */
+export const RUN_TIMEOUT_MS = 15_000;
+
+/** How many sample processes run at once. */
+export const RUN_CONCURRENCY = 2;
+
+/** The most output kept per stream of a sample, in bytes; the rest is dropped (and said so). */
+const OUTPUT_LIMIT = 1024 * 1024;
+
+/** The prelude runtime's source (its 2.0.0 version), transpiled beside the samples. */
+const PRELUDE_RUNTIME = path.join(PACKAGE_ROOT, 'scripts', 'samples', 'prelude-runtime.ts');
+
+/** The specifier the samples import the prelude runtime with: a file beside them. */
+const RUNTIME_SPECIFIER = './prelude-runtime.mjs';
+
+/** One sample to run. */
+export interface RunJob {
+  block: SampleBlock;
+  /** The docs version of its page (one of RUNNABLE_VERSIONS). */
+  version: string;
+  /** The version's library (its alias scope). */
+  library: Library;
+  /** Prelude names the runner supplies. */
+  preludes: readonly string[];
+  /** The sample talks to Google's ADB server. */
+  server: boolean;
+  /** Its recording, relative to the site's root (record.ts recordPath). */
+  record: string;
+  /** How the report names it: `page:line title`. */
+  label: string;
+}
+
+/** What happened to one sample. */
+export interface RunOutcome {
+  job: RunJob;
+  passed: boolean;
+  /** The process's exit code; `null` when it was killed or never started. */
+  exitCode: number | null;
+  /** The signal that killed it, if any. */
+  signal: NodeJS.Signals | null;
+  timedOut: boolean;
+  /** The recording text of this run (record.ts formatRecord of the normalised stdout and stderr). */
+  output: string;
+  /** The same, with the first frame of each stack trace kept (for the failure report). */
+  detail: string;
+  /** Why it failed; absent when it passed. */
+  problem?: string;
+  /** Wall time of its process, in milliseconds. */
+  durationMs: number;
+}
+
+/** Options of runSamples. */
+export interface RunOptions {
+  /** The site's root: recordings are under it (RECORD_FOLDER). */
+  root: string;
+  /** Write each passing sample's recording instead of comparing with it. */
+  record: boolean;
+  /** Per-sample time limit in milliseconds (default RUN_TIMEOUT_MS). */
+  timeoutMs?: number;
+  /** Processes at once (default RUN_CONCURRENCY). */
+  concurrency?: number;
+}
+
+/**
+ * Runs samples against the simulated device and checks them.
+ *
+ * @param jobs The samples (check.ts plans them; each of a version in RUNNABLE_VERSIONS).
+ * @param options The site's root, whether to record, limits.
+ * @returns One outcome per job, in the jobs' order, and `environment`: problems of the setup
+ *   rather than of a sample (e.g. Google's adb missing), each already reflected in the outcomes of
+ *   the samples it hit.
+ * @throws Error when the temporary folder cannot be made or esbuild cannot start.
+ */
+export async function runSamples(jobs: readonly RunJob[], options: RunOptions): Promise<{outcomes: RunOutcome[]; environment: string[]}> {
+  const timeoutMs = options.timeoutMs ?? RUN_TIMEOUT_MS;
+  const cacheDir = path.join(PACKAGE_ROOT, 'node_modules', '.cache');
+  fs.mkdirSync(cacheDir, {recursive: true});
+  const workDir = fs.mkdtempSync(path.join(cacheDir, 'samples-run-'));
+  const environment: string[] = [];
+  const started = Date.now();
+  let adbServer: GoogleAdbServer | undefined;
+  const running = new Set<RunJob>();
+  const guard = guardProcess(running, environment);
+  try {
+    const built = await transpile(jobs, workDir);
+    const key = makeKey(workDir);
+    let server: GoogleAdbServer | undefined;
+    if (jobs.some((job) => job.server)) {
+      adbServer = new GoogleAdbServer(key.publicKey);
+      const problem = await adbServer.start().then(
+        () => undefined,
+        (error: unknown) => (error as Error).message,
+      );
+      if (problem) environment.push(`Google's ADB server: ${problem}`);
+      else server = adbServer;
+    }
+
+    const outcomes = new Array<RunOutcome>(jobs.length);
+    const general = jobs.map((_, index) => index).filter((index) => !jobs[index]!.server);
+    const serial = jobs.map((_, index) => index).filter((index) => jobs[index]!.server);
+    const runOne = async (index: number) => {
+      const job = jobs[index]!;
+      const build = built[index]!;
+      const context = {workDir, index, key, server, timeoutMs, now: started};
+      running.add(job);
+      try {
+        const outcome =
+          'error' in build
+            ? notStarted(job, `esbuild: ${build.error}`)
+            : await execute(job, build.file, context, environment).catch((error: unknown) =>
+                notStarted(job, `the runner could not set it up: ${(error as Error).message}`),
+              );
+        outcomes[index] = settle(outcome, options);
+      } finally {
+        running.delete(job);
+      }
+    };
+    // Worker 0 runs the ADB-server samples first (so they never overlap), then helps with the rest.
+    const worker = async (first: boolean) => {
+      for (let next = first ? serial.shift() : undefined; next !== undefined; next = serial.shift()) await runOne(next);
+      for (let next = general.shift(); next !== undefined; next = general.shift()) await runOne(next);
+    };
+    await Promise.all(Array.from({length: Math.max(1, options.concurrency ?? RUN_CONCURRENCY)}, (_, index) => worker(index === 0)));
+    return {outcomes, environment};
+  } finally {
+    await adbServer?.stop();
+    guard.release();
+    fs.rmSync(workDir, {recursive: true, force: true});
+  }
+}
+
+/**
+ * Keeps the simulated devices, which run in this process, from ending the run or cluttering its
+ * report while samples run: an unhandled rejection or uncaught exception (a device that lets a
+ * write to a host that hung up go unhandled) becomes a line of `environment` naming the samples
+ * that were running, and the devices' own log lines (`console.error('[device] …')`, e.g. a host
+ * that reset its connection when its process ended) are counted into one line at the end.
+ *
+ * @returns `release()`, which restores the console and the process's handlers and adds the count.
+ */
+function guardProcess(running: ReadonlySet<RunJob>, environment: string[]): {release(): void} {
+  const during = () => [...running].map((job) => job.label).join(', ') || 'no sample';
+  const onError = (error: unknown) => {
+    const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    const lines = text.split('\n');
+    environment.push(
+      `unhandled error in the runner's process (the simulated device) while ${during()} ran: ${lines.slice(0, 4).join(' | ')}`,
+    );
+  };
+  const deviceLines = new Map<string, number>();
+  const original = console.error;
+  console.error = (...args: unknown[]) => {
+    if (typeof args[0] === 'string' && args[0].startsWith('[device]')) {
+      const line = args.map((arg) => (arg instanceof Error ? arg.message : String(arg))).join(' ');
+      deviceLines.set(line, (deviceLines.get(line) ?? 0) + 1);
+    } else {
+      original.apply(console, args);
+    }
+  };
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 30;
+  process.on('unhandledRejection', onError);
+  process.on('uncaughtException', onError);
+  return {
+    release() {
+      process.off('unhandledRejection', onError);
+      process.off('uncaughtException', onError);
+      Error.stackTraceLimit = limit;
+      console.error = original;
+      const total = [...deviceLines.values()].reduce((sum, count) => sum + count, 0);
+      if (total > 0) {
+        const kinds = [...deviceLines.keys()].map((line) => line.replace(/\bhost-\d+/g, 'host-N'));
+        environment.push(
+          `the simulated devices logged ${total} ${total === 1 ? 'line' : 'lines'}: ${[...new Set(kinds)].slice(0, 5).join('; ')}`,
+        );
+      }
+    },
+  };
+}
+
+/** A sample's transpiled file, or why esbuild could not make it. */
+type Built = {file: string} | {error: string};
+
+/**
+ * Writes each job's source (withRunPreludes) to `<work>/src/<n>.ts` and transpiles them all, with
+ * the prelude runtime, in one esbuild call into `<work>/out/s<n>.mjs`. When that call fails, each
+ * is transpiled alone, so that the error lands on its own sample.
+ */
+async function transpile(jobs: readonly RunJob[], workDir: string): Promise<Built[]> {
+  const srcDir = path.join(workDir, 'src');
+  const outDir = path.join(workDir, 'out');
+  fs.mkdirSync(srcDir);
+  const entries: Record<string, string> = {'prelude-runtime': PRELUDE_RUNTIME};
+  jobs.forEach((job, index) => {
+    const file = path.join(srcDir, `${index}.ts`);
+    fs.writeFileSync(file, withRunPreludes(job.block.code, job.preludes, job.block.line, RUNTIME_SPECIFIER));
+    entries[`s${index}`] = file;
+  });
+  const scope = (job: RunJob | undefined) => (job?.library.kind === 'scope' ? job.library.scope : undefined);
+  const build = (entryPoints: Record<string, string>, aliasScope: string | undefined) =>
+    esbuild.build({
+      entryPoints,
+      outdir: outDir,
+      outExtension: {'.js': '.mjs'},
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      sourcemap: 'inline',
+      logLevel: 'silent',
+      tsconfigRaw: {compilerOptions: {useDefineForClassFields: true, jsx: 'react-jsx'}},
+      plugins: [importsPlugin(aliasScope)],
+    });
+  const scopes = new Set(jobs.map(scope));
+  try {
+    if (scopes.size > 1) throw new Error('one esbuild call per alias scope');
+    await build(entries, scope(jobs[0]));
+    return jobs.map((_, index) => ({file: path.join(outDir, `s${index}.mjs`)}));
+  } catch {
+    await build({'prelude-runtime': PRELUDE_RUNTIME}, undefined).catch(() => undefined);
+    return Promise.all(
+      jobs.map(async (job, index): Promise<Built> => {
+        try {
+          await build({[`s${index}`]: entries[`s${index}`]!}, scope(job));
+          return {file: path.join(outDir, `s${index}.mjs`)};
+        } catch (error) {
+          const messages = (error as esbuild.BuildFailure).errors ?? [];
+          const first = messages[0];
+          return {error: first ? `${first.text}${first.location ? ` (line ${first.location.line})` : ''}` : String(error)};
+        }
+      }),
+    );
+  }
+}
+
+/**
+ * esbuild plugin: leaves every bare import (packages, `node:` modules) and the prelude runtime
+ * outside the bundle, rewriting `@yume-chan/<package>` to `<scope>/<package>` (the version's
+ * alias), as the type-check's `paths` do. Relative imports of the prelude runtime (prelude.ts) are
+ * bundled.
+ */
+function importsPlugin(scope: string | undefined): esbuild.Plugin {
+  return {
+    name: 'sample-imports',
+    setup(build) {
+      // esbuild filters are Go regular expressions (no lookahead): anything not starting with `.` or `/`.
+      build.onResolve({filter: /^[^./]|^\.\/prelude-runtime\.mjs$/}, ({path: specifier, kind}) =>
+        kind === 'entry-point' || path.isAbsolute(specifier)
+          ? undefined
+          : {
+              path: scope && specifier.startsWith('@yume-chan/') ? `${scope}/${specifier.slice('@yume-chan/'.length)}` : specifier,
+              external: true,
+            },
+      );
+    },
+  };
+}
+
+/** The run's ADB key: a PKCS #8 DER file the prelude runtime reads, and its public key in ADB's format. */
+interface RunKey {
+  file: string;
+  publicKey: string;
+}
+
+/**
+ * Makes an RSA-2048 key (exponent 65537) whose private exponent fills all 256 bytes, as the
+ * library reads it at a fixed offset (see the docs' AdbNodeJsCredentialStore), writes it to
+ * `<work>/adbkey` and computes its ADB public key with the library's adbGeneratePublicKey.
+ */
+function makeKey(workDir: string): RunKey {
+  for (;;) {
+    const {privateKey} = generateKeyPairSync('rsa', {modulusLength: 2048, publicExponent: 65537});
+    if (Buffer.from(privateKey.export({format: 'jwk'}).d!, 'base64url').length !== 256) continue;
+    const der = privateKey.export({type: 'pkcs8', format: 'der'});
+    const file = path.join(workDir, 'adbkey');
+    fs.writeFileSync(file, der, {mode: 0o600});
+    return {file, publicKey: `${Buffer.from(adbGeneratePublicKey(new Uint8Array(der))).toString('base64')} sample@tango`};
+  }
+}
+
+/**
+ * A fresh simulated device for one sample (or the ADB server's): the default Pixel 7, trusting
+ * the run's key, with the Scrcpy server stand-in (version 3.1, owned by shell as `adb push` leaves
+ * it) at DefaultServerPath.
+ */
+function makeDevice(key: RunKey): SimulatedDevice {
+  const device = new SimulatedDevice({authorizedKeys: [key.publicKey]});
+  device.fs.writeFile(DEFAULT_SERVER_PATH, standInServer('3.1'), {mode: 0o644, uid: SHELL.uid, gid: SHELL.gid});
+  return device;
+}
+
+/** What execute needs besides the job. */
+interface ExecuteContext {
+  workDir: string;
+  index: number;
+  key: RunKey;
+  server: GoogleAdbServer | undefined;
+  timeoutMs: number;
+  now: number;
+}
+
+/** An outcome before settle: without `passed`. */
+type RawOutcome = Omit<RunOutcome, 'passed'>;
+
+/** The outcome of a sample whose process never started (esbuild could not transpile it, or its setup is missing). */
+function notStarted(job: RunJob, problem: string): RawOutcome {
+  return {job, exitCode: null, signal: null, timedOut: false, output: '', detail: '', problem, durationMs: 0};
+}
+
+/** Runs one sample's process with its device, and normalises what it printed. */
+async function execute(job: RunJob, file: string, context: ExecuteContext, environment: string[]): Promise<RawOutcome> {
+  const cwd = path.join(context.workDir, 'cwd', String(context.index));
+  fs.mkdirSync(cwd, {recursive: true});
+  const env: NodeJS.ProcessEnv = {...process.env, [SAMPLE_ENV.key]: context.key.file};
+  delete env.NODE_OPTIONS;
+  const ports: number[] = [];
+  let device: SimulatedDevice | undefined;
+  try {
+    if (job.preludes.includes('adb')) {
+      device = makeDevice(context.key);
+      const {port} = await device.listen(0);
+      ports.push(port);
+      env[SAMPLE_ENV.device] = `127.0.0.1:${port}`;
+      env[SAMPLE_ENV.serial] = device.properties.get('ro.serialno') ?? `127.0.0.1:${port}`;
+    }
+    if (job.server) {
+      if (!context.server) {
+        return notStarted(job, `needs Google's ADB server, which is not available (${environment.join('; ')})`);
+      }
+      await context.server.ensure();
+      ports.push(context.server.port);
+    }
+    const result = await spawnSample(file, cwd, env, context.timeoutMs);
+    const normalize = (text: string, frames: 'collapse' | 'first') =>
+      normalizeOutput(text, {
+        replacements: [
+          [path.join(context.workDir, 'src', `${context.index}.ts`), job.block.file],
+          [file, job.block.file],
+          [cwd, '<cwd>'],
+          [context.workDir, '<run>'],
+          [PACKAGE_ROOT, '<root>'],
+          [context.key.publicKey.split(' ')[0]!, '<public key>'],
+        ],
+        ports,
+        now: context.now,
+        frames,
+      } satisfies NormalizeContext);
+    const problem = result.timedOut
+      ? `did not exit within ${context.timeoutMs / 1000} s (killed)`
+      : result.signal
+        ? `killed by ${result.signal}`
+        : result.exitCode === 13
+          ? 'exit code 13: a top-level await never settled (Node.js had nothing left to wait for)'
+          : result.exitCode !== 0
+            ? `exit code ${result.exitCode}`
+            : undefined;
+    return {
+      job,
+      exitCode: result.exitCode,
+      signal: result.signal,
+      timedOut: result.timedOut,
+      output: formatRecord(normalize(result.stdout, 'collapse'), normalize(result.stderr, 'collapse')),
+      detail: formatRecord(normalize(result.stdout, 'first'), normalize(result.stderr, 'first')),
+      ...(problem ? {problem} : {}),
+      durationMs: result.durationMs,
+    };
+  } finally {
+    await device?.close();
+  }
+}
+
+/**
+ * Decides pass or fail: a sample that exited 0 in time passes when its output equals its
+ * recording; with `options.record` its recording is written instead (only for a sample that
+ * exited 0 in time; a failing sample's recording is left alone).
+ */
+function settle(outcome: RawOutcome, options: RunOptions): RunOutcome {
+  if (outcome.problem) return {...outcome, passed: false};
+  const caught = caughtReferenceError(outcome.output);
+  if (caught) return {...outcome, passed: false, problem: caught};
+  const file = path.join(options.root, outcome.job.record);
+  if (options.record) {
+    fs.mkdirSync(path.dirname(file), {recursive: true});
+    fs.writeFileSync(file, outcome.output);
+    return {...outcome, passed: true};
+  }
+  if (!fs.existsSync(file)) return {...outcome, passed: false, problem: `no recording at ${outcome.job.record}: run with --record`};
+  const difference = compareRecord(fs.readFileSync(file, 'utf8'), outcome.output);
+  return difference
+    ? {...outcome, passed: false, problem: `output differs from ${outcome.job.record}: ${difference}`}
+    : {...outcome, passed: true};
+}
+
+/**
+ * A sample that exits 0 can still have hit a stand-in: a `try`/`catch` that prints the error
+ * turns `ReferenceError: client is not defined` (a `declare const client` with no prelude) into
+ * ordinary output, which a recording would then keep as correct.
+ *
+ * @param output The sample's recording text.
+ * @returns Why the sample fails (naming the undefined variable), or `undefined` when its output
+ *   has no `ReferenceError: NAME is not defined`.
+ */
+export function caughtReferenceError(output: string): string | undefined {
+  const name = /\bReferenceError: ([\w$]+) is not defined\b/.exec(output)?.[1];
+  return name === undefined
+    ? undefined
+    : `exit code 0, but it printed "ReferenceError: ${name} is not defined" (a stand-in with no prelude?)`;
+}
+
+/** What a sample's process did. */
+interface ProcessResult {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  timedOut: boolean;
+  stdout: string;
+  stderr: string;
+  durationMs: number;
+}
+
+/** Runs `node --enable-source-maps FILE` in `cwd`, killing it (SIGKILL) after `timeoutMs`. */
+async function spawnSample(file: string, cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<ProcessResult> {
+  const start = performance.now();
+  const child = spawn(process.execPath, ['--enable-source-maps', file], {cwd, env, stdio: ['ignore', 'pipe', 'pipe']});
+  const collect = (stream: NodeJS.ReadableStream) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let dropped = false;
+    stream.on('data', (chunk: Buffer) => {
+      if (size + chunk.length <= OUTPUT_LIMIT) chunks.push(chunk);
+      else dropped = true;
+      size += chunk.length;
+    });
+    return () => Buffer.concat(chunks).toString('utf8') + (dropped ? `\n[runner: output over ${OUTPUT_LIMIT} bytes dropped]\n` : '');
+  };
+  const stdout = collect(child.stdout);
+  const stderr = collect(child.stderr);
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    child.kill('SIGKILL');
+  }, timeoutMs);
+  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  const closed = once(child, 'close');
+  const [exitCode, signal] = await Promise.race([exited, once(child, 'error').then(([error]) => Promise.reject(error as Error))]);
+  clearTimeout(timer);
+  // A grandchild may hold the pipes open: give them a moment, then stop reading.
+  let wait: NodeJS.Timeout | undefined;
+  await Promise.race([closed, new Promise((resolve) => (wait = setTimeout(resolve, 1000)))]);
+  clearTimeout(wait);
+  child.stdout.destroy();
+  child.stderr.destroy();
+  return {exitCode, signal, timedOut, stdout: stdout(), stderr: stderr(), durationMs: performance.now() - start};
+}
+
+const run = promisify(execFile);
+
+/**
+ * Google's ADB server for the samples that use it: started on its default port 5037 unless one
+ * answers there, with one simulated device `adb connect`ed (it allows the server's key at once).
+ * Facts: Debian's `adb` (server version 41): `adb connect` answers "failed to authenticate" while
+ * the device's dialog is up, then the device comes online (device/test/adb-server.test.ts).
+ */
+class GoogleAdbServer {
+  readonly #device: SimulatedDevice;
+  readonly #adb = spawnSync('sh', ['-c', 'command -v adb'], {encoding: 'utf8'}).stdout.trim();
+  #port = 0;
+  #startedServer = false;
+
+  constructor(publicKey: string) {
+    this.#device = new SimulatedDevice({authorizedKeys: [publicKey]});
+    this.#device.fs.writeFile(DEFAULT_SERVER_PATH, standInServer('3.1'), {mode: 0o644, uid: SHELL.uid, gid: SHELL.gid});
+  }
+
+  /** The device's TCP port (its serial is `127.0.0.1:<port>`). */
+  get port(): number {
+    return this.#port;
+  }
+
+  get #serial(): string {
+    return `127.0.0.1:${this.#port}`;
+  }
+
+  /** Listens with the device and makes sure the server has it online; throws when `adb` is not installed or the device never comes online. */
+  async start(): Promise<void> {
+    if (!this.#adb) throw new Error('the adb command is not installed (sudo apt-get install -y adb)');
+    ({port: this.#port} = await this.#device.listen(0));
+    await this.ensure();
+  }
+
+  /**
+   * Makes sure the server runs and lists the device as `device` (a sample may have killed the
+   * server, or disconnected the device): starts the server (remembering that this run started
+   * it), `adb connect`s the device and waits up to 10 s for it.
+   */
+  async ensure(): Promise<void> {
+    if (!(await answers(5037))) {
+      this.#startedServer = true;
+      await run(this.#adb, ['start-server']);
+    }
+    if (await this.#online()) return;
+    await run(this.#adb, ['connect', this.#serial]).catch(() => undefined);
+    for (let attempt = 0; attempt < 100; attempt++) {
+      if (await this.#online()) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`${this.#serial} never came online in adb devices`);
+  }
+
+  async #online(): Promise<boolean> {
+    const {stdout} = await run(this.#adb, ['devices']).catch(() => ({stdout: ''}));
+    return stdout.split('\n').some((line) => line.split(/\s+/).join(' ') === `${this.#serial} device`);
+  }
+
+  /** Disconnects the device, stops the server if this run started it, and closes the device. */
+  async stop(): Promise<void> {
+    if (this.#adb && this.#port) await run(this.#adb, ['disconnect', this.#serial]).catch(() => undefined);
+    if (this.#startedServer) await run(this.#adb, ['kill-server']).catch(() => undefined);
+    await this.#device.close();
+  }
+}
+
+/** True when something accepts a TCP connection on 127.0.0.1:`port` within a second. */
+async function answers(port: number): Promise<boolean> {
+  const socket = connect({host: '127.0.0.1', port});
+  const timer = setTimeout(() => socket.destroy(new Error('timeout')), 1000);
+  try {
+    await once(socket, 'connect');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+    socket.destroy();
+  }
+}
