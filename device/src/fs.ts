@@ -457,7 +457,8 @@ export class MemoryFileSystem {
     const node = this.#existing(path, true, 'open', options.cred);
     if (!this.#may(node, options.cred, 4)) throw new FsError('EACCES', 'open', path);
     if (node.type === 'directory') throw new FsError('EISDIR', 'read', path);
-    return (node.provider?.() ?? node.data).slice();
+    // A copy, whatever the stored array is (a Buffer's slice() would share its memory).
+    return new Uint8Array(node.provider?.() ?? node.data);
   }
 
   /** A file's content decoded as UTF-8 (see `readFile`). */
@@ -574,7 +575,7 @@ export class MemoryFileSystem {
       this.#checkWritableDir(lookup.parent, cred, 'open', path);
       node = this.#create(lookup.parent, lookup.name, 'file', (options.mode ?? 0o644) & 0o7777, cred, now);
     }
-    node.data = bytes.slice();
+    node.data = new Uint8Array(bytes);
     node.provider = undefined;
     if (options.uid !== undefined) node.uid = options.uid;
     if (options.gid !== undefined) node.gid = options.gid;

@@ -771,13 +771,7 @@ const realpath: CommandHandler = async (context) => {
 async function readAll(context: CommandContext): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   for (let chunk; (chunk = await context.readStdin());) chunks.push(chunk);
-  const out = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
+  return Buffer.concat(chunks);
 }
 
 /** `md5sum`/`sha1sum`/`sha256sum [FILE…]`: `HASH  NAME` lines (`-` for standard input). */

@@ -47,16 +47,6 @@ export const AUDIO_CHANNELS = 2;
 const FIXTURES = new URL('../../fixtures/', import.meta.url);
 const START_CODE = Uint8Array.of(0, 0, 0, 1);
 
-function concat(chunks: readonly Uint8Array[]): Uint8Array {
-  const result = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
-  let offset = 0;
-  for (const chunk of chunks) {
-    result.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return result;
-}
-
 /** The NAL units of an Annex B stream, without their start codes. */
 export function splitAnnexB(data: Uint8Array): Uint8Array[] {
   const units: Uint8Array[] = [];
@@ -92,11 +82,11 @@ export function splitVideo(codec: 'h264' | 'h265', data: Uint8Array, frameRate: 
   let current: {units: Uint8Array[]; keyFrame: boolean} | undefined;
   const durationUs = 1_000_000 / frameRate;
   const finish = () => {
-    if (current) frames.push({data: concat(current.units), keyFrame: current.keyFrame, durationUs});
+    if (current) frames.push({data: Buffer.concat(current.units), keyFrame: current.keyFrame, durationUs});
     current = undefined;
   };
   for (const unit of splitAnnexB(data)) {
-    const withStartCode = concat([START_CODE, unit]);
+    const withStartCode = Buffer.concat([START_CODE, unit]);
     let parameterSet: boolean;
     let slice: boolean;
     let firstSlice: boolean;
@@ -133,7 +123,7 @@ export function splitVideo(codec: 'h264' | 'h265', data: Uint8Array, frameRate: 
   }
   finish();
   if (config.length === 0 || frames.length === 0) throw new Error(`no ${codec} parameter sets or pictures in the clip`);
-  return {config: concat(config), frames};
+  return {config: Buffer.concat(config), frames};
 }
 
 /** The packets of the first logical stream of an Ogg file (pages joined by their lacing values). */
@@ -152,7 +142,7 @@ export function splitOgg(data: Uint8Array): Uint8Array[] {
       partial.push(data.subarray(body, body + lacing));
       body += lacing;
       if (lacing < 255) {
-        packets.push(concat(partial));
+        packets.push(Buffer.concat(partial));
         partial = [];
       }
     }

@@ -421,7 +421,7 @@ class SyncSession {
       if (!dryRun) fs.remove(path, {cred: undefined});
       return this.#fail(upload.error);
     }
-    const data = decompress(concat(upload.chunks), compression);
+    const data = decompress(Buffer.concat(upload.chunks), compression);
     if (!data) {
       if (!dryRun) fs.remove(path);
       return this.#fail('decompress failed');
@@ -514,17 +514,6 @@ class SyncSession {
   }
 }
 
-function concat(chunks: readonly Uint8Array[]): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!;
-  const out = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
-}
-
 /** Whether `error` only means the host went away (the stream closed, or ended inside/between requests). */
 function isClosed(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
@@ -582,7 +571,7 @@ export const framebufferService: ServiceHandler = {
           alpha_length: 8,
           data: frame.pixels,
         });
-        await socket.write(concat([u32le(2), header]));
+        await socket.write(Buffer.concat([u32le(2), header]));
       } catch (error) {
         if (!isClosed(error)) throw error;
       } finally {

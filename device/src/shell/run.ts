@@ -27,16 +27,6 @@ export class ShellExit extends Error {
 const encoder = new TextEncoder();
 const toBytes = (data: Uint8Array | string) => (typeof data === 'string' ? encoder.encode(data) : data);
 
-function concat(chunks: Uint8Array[]): Uint8Array {
-  const result = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
-  let offset = 0;
-  for (const chunk of chunks) {
-    result.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return result;
-}
-
 /** Standard input that yields one buffer, then ends. */
 function bufferInput(data: Uint8Array): () => Promise<Uint8Array | undefined> {
   let done = data.length === 0;
@@ -79,7 +69,7 @@ export async function runLine(
       const command = pipeline[i]!;
       command.argv = command.argv.map((word) => word.replaceAll(STATUS_MARK, status));
       state.status = await runCommand(device, command, {...io, readStdin: stdin, stdout}, env);
-      if (!last) stdin = bufferInput(concat(captured));
+      if (!last) stdin = bufferInput(Buffer.concat(captured));
     }
   }
   return state.status;
@@ -150,7 +140,7 @@ async function runCommand(device: SimulatedDevice, command: SimpleCommand, io: S
       }
     }
     try {
-      device.fs.writeFile(file.path, concat([previous, ...file.chunks]));
+      device.fs.writeFile(file.path, Buffer.concat([previous, ...file.chunks]));
     } catch (error) {
       await io.stderr(`/system/bin/sh: can't create ${file.path}: ${(error as Error).message}\n`);
       status = 1;
