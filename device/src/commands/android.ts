@@ -13,27 +13,18 @@ import {LoggerEntry} from '@tango-v2/android-bin';
 import type {SimulatedDevice} from '../device.ts';
 import {parseApk, zip} from '../apk.ts';
 import {adbdCredentials, dirname, FsError, AID} from '../fs.ts';
-import {dataAppPath, SEEDED_PACKAGES} from '../packages.ts';
+import {dataAppPath, SEEDED_PACKAGES, type PackageSeed} from '../packages.ts';
 import {encodePng, PHYSICAL_DENSITY, PHYSICAL_SIZE, renderScreen, screenPng} from '../screen.ts';
 import type {CommandContext, CommandHandler} from '../types.ts';
 
 // ---- state ----------------------------------------------------------------------------------
 
 /** A package the package manager knows (see `packages.ts` for the seeded ones). */
-export interface PackageRecord {
-  name: string;
-  path: string;
+export interface PackageRecord extends PackageSeed {
   /** Split APKs besides `base.apk`, by split name. */
   splits: string[];
-  system: boolean;
-  uid: number;
-  versionCode: number;
-  versionName: string;
-  installer: string | null;
-  enabled: boolean;
   /** Whether it is installed for user 0 (`pm uninstall --user 0` of a system app clears it). */
   installed: boolean;
-  launcher?: string;
   firstInstallTime: number;
 }
 

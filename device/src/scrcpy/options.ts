@@ -80,28 +80,31 @@ export function defaultOptions(): ServerOptions {
   };
 }
 
+/** Positional option names of 1.15–1.20 (`Server.createOptions`), after the version. */
+const POSITIONAL = [
+  'log_level',
+  'max_size',
+  'bit_rate',
+  'max_fps',
+  'lock_video_orientation',
+  'tunnel_forward',
+  'crop',
+  'send_frame_meta',
+  'control',
+  'display_id',
+  'show_touches',
+  'stay_awake',
+  'codec_options',
+  'encoder_name',
+  'power_off_on_close',
+];
+
 /** The `key=value` names each version accepts, added per version (read from each tag's `case "…":` labels). */
 const KEYS_ADDED: ReadonlyArray<[version: string, keys: readonly string[], removed?: readonly string[]]> = [
   [
     '1.21',
-    [
-      'log_level',
-      'max_size',
-      'bit_rate',
-      'max_fps',
-      'lock_video_orientation',
-      'tunnel_forward',
-      'crop',
-      'send_frame_meta',
-      'control',
-      'display_id',
-      'show_touches',
-      'stay_awake',
-      'codec_options',
-      'encoder_name',
-      'power_off_on_close',
-      'clipboard_autosync',
-    ],
+    // The positional options of 1.15–1.20 became `key=value` options, with one more.
+    [...POSITIONAL, 'clipboard_autosync'],
   ],
   ['1.22', ['downsize_on_error', 'send_device_meta', 'send_dummy_byte', 'raw_video_stream']],
   ['1.23', ['cleanup']],
@@ -159,25 +162,6 @@ export function optionKeys(version: ServerVersion): Set<string> {
   }
   return keys;
 }
-
-/** Positional option names of 1.15–1.20 (`Server.createOptions`), after the version. */
-const POSITIONAL = [
-  'log_level',
-  'max_size',
-  'bit_rate',
-  'max_fps',
-  'lock_video_orientation',
-  'tunnel_forward',
-  'crop',
-  'send_frame_meta',
-  'control',
-  'display_id',
-  'show_touches',
-  'stay_awake',
-  'codec_options',
-  'encoder_name',
-  'power_off_on_close',
-];
 
 /** The server frames of an argument error at `line` of the check (see `ArgumentCheckSite`), then the framework's. */
 function argumentFrames(version: ServerVersion, line: number | undefined): string[] {
