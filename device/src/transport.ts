@@ -12,7 +12,9 @@
  *   positive. The device acknowledges a host `WRTE` once the service read it.
  */
 import {AdbCommand, AdbPacketHeader, calculateChecksum} from '@tango-v2/adb';
-import {Uint8ArrayExactReadable} from '@tango-v2/struct';
+import {ExactReadableEndedError, StructDeserializeError} from '@tango-v2/struct';
+
+import {ByteReader} from './byte-reader.ts';
 
 import {AuthType} from './auth.ts';
 import type {SimulatedDevice} from './device.ts';
@@ -21,44 +23,9 @@ import {SocketClosedError, type ByteConnection, type DeviceSocket} from './types
 /** Protocol version from which checksums are skipped (adbd `A_VERSION_SKIP_CHECKSUM`). */
 export const VERSION_SKIP_CHECKSUM = 0x01000001;
 
-const HEADER_SIZE = 24;
 const EMPTY = new Uint8Array(0);
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
-
-/** Reads exact byte counts from an async iterable of chunks. */
-class ByteReader {
-  readonly #iterator: AsyncIterator<Uint8Array>;
-  #chunks: Uint8Array[] = [];
-  #length = 0;
-
-  constructor(source: AsyncIterable<Uint8Array>) {
-    this.#iterator = source[Symbol.asyncIterator]();
-  }
-
-  /** Exactly `length` bytes, or `undefined` when the source ends first. */
-  async read(length: number): Promise<Uint8Array | undefined> {
-    while (this.#length < length) {
-      const next = await this.#iterator.next();
-      if (next.done) return undefined;
-      const chunk = next.value instanceof Uint8Array ? next.value : new Uint8Array(next.value as ArrayBuffer);
-      this.#chunks.push(chunk);
-      this.#length += chunk.length;
-    }
-    const result = new Uint8Array(length);
-    let offset = 0;
-    while (offset < length) {
-      const chunk = this.#chunks[0]!;
-      const take = Math.min(chunk.length, length - offset);
-      result.set(chunk.subarray(0, take), offset);
-      offset += take;
-      if (take === chunk.length) this.#chunks.shift();
-      else this.#chunks[0] = chunk.subarray(take);
-    }
-    this.#length -= length;
-    return result;
-  }
-}
 
 function u32(value: number): Uint8Array {
   const bytes = new Uint8Array(4);
@@ -122,21 +89,20 @@ export class DeviceTransport {
     const reader = new ByteReader(this.connection.readable);
     try {
       for (;;) {
-        const headerBytes = await reader.read(HEADER_SIZE);
-        if (!headerBytes) break;
-        const header = AdbPacketHeader.deserialize(new Uint8ArrayExactReadable(headerBytes));
+        const header = await AdbPacketHeader.deserialize(reader);
         if (header.magic !== (header.command ^ 0xffffffff))
           throw new Error(`bad packet magic for command 0x${header.command.toString(16)}`);
         if (header.payloadLength > this.device.maxPayloadSize) throw new Error(`payload of ${header.payloadLength} bytes is over the max`);
-        const payload = header.payloadLength ? await reader.read(header.payloadLength) : EMPTY;
-        if (!payload) break;
+        const payload = header.payloadLength ? await reader.readExactly(header.payloadLength) : EMPTY;
         if (this.protocolVersion < VERSION_SKIP_CHECKSUM && header.checksum !== calculateChecksum(payload)) {
           throw new Error('bad packet checksum');
         }
         await this.#handle(header.command, header.arg0, header.arg1, payload);
       }
     } catch (error) {
-      if (!this.#ended) console.error(`[device] ${this.serial}:`, error instanceof Error ? error.message : error);
+      // The host hanging up (between or inside packets) ends the connection quietly.
+      if (!this.#ended && !(error instanceof ExactReadableEndedError) && !(error instanceof StructDeserializeError))
+        console.error(`[device] ${this.serial}:`, error instanceof Error ? error.message : error);
     } finally {
       this.connection.close();
       this.#end();

@@ -34,13 +34,14 @@ import {
   AdbSyncStatResponse,
   adbSyncEncodeId,
 } from '@tango-v2/adb';
-import {ExactReadableEndedError, type AsyncExactReadable} from '@tango-v2/struct';
+import {ExactReadableEndedError} from '@tango-v2/struct';
 
 import type {SimulatedDevice} from '../device.ts';
 import {adbdCredentials, dirname, FsError, type Credentials, type FileStat, type MemoryFileSystem} from '../fs.ts';
 import type {DeviceSocket} from '../types.ts';
 import {renderScreen} from '../screen.ts';
 import {displaySize} from '../commands/android.ts';
+import {ByteReader} from '../byte-reader.ts';
 import type {ServiceHandler} from './index.ts';
 
 /** Largest `DATA` payload adbd sends or accepts (`SYNC_DATA_MAX`). */
@@ -62,51 +63,6 @@ const zstd = zlib as unknown as {
   zstdCompressSync?: (data: Uint8Array) => Uint8Array;
   zstdDecompressSync?: (data: Uint8Array) => Uint8Array;
 };
-
-/**
- * Reads exact byte counts from a `DeviceSocket` (the `AsyncExactReadable` the library's structs
- * deserialize from). `readExactly` throws `ExactReadableEndedError` when the host closes the stream
- * first.
- */
-export class SocketReader implements AsyncExactReadable {
-  readonly #socket: DeviceSocket;
-  #chunks: Uint8Array[] = [];
-  #buffered = 0;
-  #position = 0;
-
-  constructor(socket: DeviceSocket) {
-    this.#socket = socket;
-  }
-
-  /** Bytes consumed so far. */
-  get position(): number {
-    return this.#position;
-  }
-
-  /** The next `length` bytes, waiting for the host as needed. */
-  async readExactly(length: number): Promise<Uint8Array> {
-    while (this.#buffered < length) {
-      const chunk = await this.#socket.read();
-      if (chunk === undefined) throw new ExactReadableEndedError();
-      if (chunk.length === 0) continue;
-      this.#chunks.push(chunk);
-      this.#buffered += chunk.length;
-    }
-    const out = new Uint8Array(length);
-    let filled = 0;
-    while (filled < length) {
-      const head = this.#chunks[0]!;
-      const take = Math.min(head.length, length - filled);
-      out.set(head.subarray(0, take), filled);
-      filled += take;
-      if (take === head.length) this.#chunks.shift();
-      else this.#chunks[0] = head.subarray(take);
-    }
-    this.#buffered -= length;
-    this.#position += length;
-    return out;
-  }
-}
 
 /** Collects response bytes and writes them to the socket in large pieces, as adbd's writes get coalesced. */
 class SyncWriter {
@@ -227,14 +183,14 @@ function compress(data: Uint8Array, compression: Compression): Uint8Array | unde
 class SyncSession {
   readonly #fs: MemoryFileSystem;
   readonly #cred: Credentials;
-  readonly #reader: SocketReader;
+  readonly #reader: ByteReader;
   readonly #writer: SyncWriter;
 
   constructor(device: SimulatedDevice, socket: DeviceSocket) {
     this.#fs = device.fs;
     this.#fs.bindProperties(device.properties);
     this.#cred = adbdCredentials(device.properties);
-    this.#reader = new SocketReader(socket);
+    this.#reader = new ByteReader(socket);
     this.#writer = new SyncWriter(socket);
   }
 

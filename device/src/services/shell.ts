@@ -12,7 +12,9 @@
  *   sent as `\r\n`, as a terminal's `onlcr` does.
  */
 import {AdbShellProtocolId, AdbShellProtocolPacket} from '@tango-v2/adb';
-import {Uint8ArrayExactReadable} from '@tango-v2/struct';
+import {ExactReadableEndedError, StructDeserializeError} from '@tango-v2/struct';
+
+import {ByteReader} from '../byte-reader.ts';
 
 import type {SimulatedDevice} from '../device.ts';
 import {runLine, ShellExit, type ShellIo} from '../shell/run.ts';
@@ -92,23 +94,20 @@ class InputQueue {
 
 /** Reads shell-protocol packets from the host until the stream ends; stdin goes to `input`. */
 async function readShellPackets(socket: DeviceSocket, input: InputQueue, onWindowSize: (size: string) => void): Promise<void> {
-  let buffer = new Uint8Array(0);
-  for await (const chunk of socket) {
-    const joined = new Uint8Array(buffer.length + chunk.length);
-    joined.set(buffer);
-    joined.set(chunk, buffer.length);
-    buffer = joined;
-    while (buffer.length >= 5) {
-      const length = new DataView(buffer.buffer, buffer.byteOffset + 1, 4).getUint32(0, true);
-      if (buffer.length < 5 + length) break;
-      const packet = AdbShellProtocolPacket.deserialize(new Uint8ArrayExactReadable(buffer.subarray(0, 5 + length)));
-      buffer = buffer.subarray(5 + length);
+  const reader = new ByteReader(socket);
+  try {
+    for (;;) {
+      const packet = await AdbShellProtocolPacket.deserialize(reader);
       if (packet.id === AdbShellProtocolId.Stdin) input.push(packet.data);
       else if (packet.id === AdbShellProtocolId.CloseStdin) input.end();
       else if (packet.id === AdbShellProtocolId.WindowSizeChange) onWindowSize(decoder.decode(packet.data).replace(/\0+$/, ''));
     }
+  } catch (error) {
+    // The stream ended (between or inside packets).
+    if (!(error instanceof StructDeserializeError) && !(error instanceof ExactReadableEndedError)) throw error;
+  } finally {
+    input.end();
   }
-  input.end();
 }
 
 /**
