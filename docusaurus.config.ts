@@ -7,6 +7,7 @@ import npm2yarn from '@docusaurus/remark-plugin-npm2yarn';
 import {themes as prismThemes} from 'prism-react-renderer';
 import {accessiblePrismTheme} from './src/utils/prism-contrast';
 import tsToJsTabs from './src/remark/ts-to-js-tabs';
+import sampleOutput from './src/remark/sample-output';
 import browserSupport from './src/remark/browser-support';
 import pmInstallOptions from './src/remark/pm-install-options';
 import scrcpyVersions from './src/remark/scrcpy-versions';
@@ -110,6 +111,7 @@ const config = {
             pmInstallOptions,
             scrcpyVersions,
             scrcpyInheritance,
+            sampleOutput,
             tsToJsTabs,
             browserSupport,
           ],

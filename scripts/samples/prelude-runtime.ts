@@ -1,5 +1,5 @@
 /**
- * The adb prelude at run time, for 2.0.0 samples: runs inside each sample's own Node.js process
+ * The adb and client preludes at run time, for 2.0.0 samples: runs inside each sample's own Node.js process
  * (run.ts transpiles it beside the samples, as `prelude-runtime.mjs`), connects `@yume-chan/adb`
  * 2.0.x (the `@tango-v2/adb` alias, the package the sample's own imports are rewritten to) to the
  * simulated device with `AdbDaemonTransport` over a `node:net` socket, as a reader's Node.js
@@ -11,7 +11,9 @@ import {connect} from 'node:net';
 import {Readable} from 'node:stream';
 
 import {Adb, AdbDaemonTransport, AdbPacket, AdbPacketSerializeStream, type AdbCredentialStore, type AdbPrivateKey} from '@tango-v2/adb';
-import {Consumable, pipeFrom, StructDeserializeStream, type ReadableStream} from '@tango-v2/stream-extra';
+import {AdbScrcpyClient, AdbScrcpyOptions3_1} from '@tango-v2/adb-scrcpy';
+import {DefaultServerPath} from '@tango-v2/scrcpy';
+import {Consumable, pipeFrom, StructDeserializeStream, WritableStream, type ReadableStream} from '@tango-v2/stream-extra';
 
 import {SAMPLE_ENV} from './prelude.ts';
 
@@ -64,4 +66,38 @@ export async function connectSampleAdb(): Promise<Adb> {
  */
 export async function closeSampleAdb(adb: Adb): Promise<void> {
   await Promise.resolve(adb.close()).catch(() => undefined);
+}
+
+/** The Adb under each client startSampleClient made, closed with it. */
+const clientConnections = new WeakMap<object, Adb>();
+
+/**
+ * The client prelude: a Scrcpy session on its own connection to the simulated device, as the
+ * control samples take for granted. Server 3.1 (the file the runner put at DefaultServerPath),
+ * audio off, control on; the video stream is read to its end in the background (as a reader's
+ * player reads it), so that `videoStream.sizeChanged` fires and no unread stream stalls the
+ * session; the clipboard stream, when the server has one, is read too.
+ *
+ * @returns The started `AdbScrcpyClient`.
+ * @throws What connectSampleAdb or `AdbScrcpyClient.start` throws (e.g. `AdbScrcpyExitedError`).
+ */
+export async function startSampleClient(): Promise<AdbScrcpyClient<AdbScrcpyOptions3_1<true>>> {
+  const adb = await connectSampleAdb();
+  const client = await AdbScrcpyClient.start(adb, DefaultServerPath, new AdbScrcpyOptions3_1({audio: false}));
+  clientConnections.set(client, adb);
+  void client.videoStream.then((video) => video.stream.pipeTo(new WritableStream()).catch(() => undefined));
+  void client.clipboard?.pipeTo(new WritableStream()).catch(() => undefined);
+  return client;
+}
+
+/**
+ * Stops the client prelude's session and closes its connection once the sample's top-level code is
+ * done; a session the sample closed already is no error.
+ *
+ * @param client The client startSampleClient gave.
+ */
+export async function closeSampleClient(client: AdbScrcpyClient<AdbScrcpyOptions3_1<true>>): Promise<void> {
+  await Promise.resolve(client.close()).catch(() => undefined);
+  const adb = clientConnections.get(client);
+  if (adb) await closeSampleAdb(adb);
 }

@@ -1,6 +1,8 @@
 /**
  * Preludes: the setup a sample takes for granted, hidden from the page the way rustdoc hides `# `
- * lines. A block whose fence meta says `prelude="adb"` uses `adb` without declaring it: the
+ * lines. `prelude="adb"` gives an `Adb` connected to the device; `prelude="client"` gives a
+ * started Scrcpy session (`AdbScrcpyClient`, server 3.1, audio off, video read in the background
+ * as a player would), for the control samples. A block whose fence meta says `prelude="adb"` uses `adb` without declaring it: the
  * type-check appends a hidden declaration (`withTypePreludes`), the runner puts a real connection
  * to the simulated device before the code and closes it after (`withRunPreludes`), and the page
  * shows one visible comment line saying where `adb` comes from (`preludeProblems` requires it).
@@ -41,7 +43,20 @@ export const PRELUDES: Readonly<Record<string, Prelude>> = {
       'const adb = await __sampleConnectAdb();',
     teardown: 'await __sampleCloseAdb(adb);',
   },
+  client: {
+    name: 'client',
+    description: 'an AdbScrcpyClient started as in "Start the server", whose video your player reads',
+    declaration:
+      'declare const client: import("@yume-chan/adb-scrcpy").AdbScrcpyClient<import("@yume-chan/adb-scrcpy").AdbScrcpyOptions3_1<true>>;',
+    setup: (runtime) =>
+      `import { startSampleClient as __sampleStartClient, closeSampleClient as __sampleCloseClient } from ${JSON.stringify(runtime)}; ` +
+      'const client = await __sampleStartClient();',
+    teardown: 'await __sampleCloseClient(client);',
+  },
 };
+
+/** The prelude names that need a simulated device of their own (every one today). */
+export const DEVICE_PRELUDES: readonly string[] = ['adb', 'client'];
 
 /**
  * The environment variables through which the runner tells prelude-runtime.ts where the device is:

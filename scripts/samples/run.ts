@@ -35,7 +35,7 @@ import {standInServer} from '../../device/src/scrcpy/registry.ts';
 import {DEFAULT_SERVER_PATH} from '../../device/src/scrcpy/server.ts';
 import type {SampleBlock} from './extract.ts';
 import {PACKAGE_ROOT} from './libraries.ts';
-import {SAMPLE_ENV, withRunPreludes} from './prelude.ts';
+import {DEVICE_PRELUDES, SAMPLE_ENV, withRunPreludes} from './prelude.ts';
 import {compareRecord, formatRecord, normalizeOutput, type NormalizeContext} from './record.ts';
 
 /** The docs versions the runner has a setup for (a prelude runtime and a library it runs). */
@@ -359,7 +359,7 @@ async function execute(job: RunJob, file: string, context: ExecuteContext, envir
   const ports: number[] = [];
   let device: SimulatedDevice | undefined;
   try {
-    if (job.preludes.includes('adb')) {
+    if (job.preludes.some((name) => DEVICE_PRELUDES.includes(name))) {
       device = makeDevice(context.key);
       const {port} = await device.listen(0);
       ports.push(port);

@@ -1,0 +1,85 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type {Code, Parent, Root} from 'mdast';
+import type {VFile} from 'vfile';
+import {visit} from 'unist-util-visit';
+import {recordNames, recordPath, STDERR_MARK} from '../../scripts/samples/record.ts';
+import type {SampleBlock} from '../../scripts/samples/extract.ts';
+import {docsVersionOfFile} from './docs-version.ts';
+
+/** The code-block languages the sample runner runs (scripts/samples/extract.ts SAMPLE_LANGS). */
+const SAMPLE_LANGS = new Set(['ts', 'typescript', 'tsx']);
+
+/** The title of the block that shows what a sample printed on stdout. */
+export const OUTPUT_TITLE = 'Output';
+/** The title of the block that shows what it printed on stderr, when it printed anything there. */
+export const STDERR_TITLE = 'Output (stderr)';
+
+/**
+ * A page's path inside its docs folder, as the recordings name it.
+ *
+ * @param filePath The page's path (absolute, or relative to the site), `/` or the platform separator.
+ * @returns `api/adb/rm.mdx` for `…/docs/api/adb/rm.mdx` or `…/versioned_docs/version-1.1.0/api/adb/rm.mdx`;
+ *   `undefined` for a file in neither folder.
+ */
+export function pageInDocsFolder(filePath: string): string | undefined {
+  const parts = filePath.split(/[\\/]/);
+  const versioned = parts.lastIndexOf('versioned_docs');
+  if (versioned >= 0 && parts[versioned + 1]?.startsWith('version-')) return parts.slice(versioned + 2).join('/');
+  const docs = parts.lastIndexOf('docs');
+  return docs >= 0 ? parts.slice(docs + 1).join('/') : undefined;
+}
+
+/**
+ * Splits a recording (scripts/samples/record.ts formatRecord) into what the sample printed on
+ * stdout and on stderr.
+ *
+ * @param recording The recording's text.
+ * @returns Both parts without their last newline; `stderr` is empty when the sample printed nothing there.
+ */
+export function splitRecording(recording: string): {stdout: string; stderr: string} {
+  const lines = recording.split('\n');
+  const mark = lines.indexOf(STDERR_MARK);
+  const part = (from: number, to?: number) => lines.slice(from, to).join('\n').replace(/\n+$/, '');
+  return mark < 0 ? {stdout: part(0), stderr: ''} : {stdout: part(0, mark), stderr: part(mark + 1)};
+}
+
+/**
+ * Remark plugin: shows what each sample printed when the sample runner last ran it. After every
+ * TypeScript code block that has a recording (`samples/recorded/<version>/<page>/<name>.txt`, named
+ * as scripts/samples/record.ts names it, written by `npm run check:samples -- --record`), it inserts a
+ * plain-text code block titled "Output" with the recorded stdout, and one titled "Output (stderr)"
+ * when the sample printed on stderr. The recordings are normalised by the runner (`<port>`, `<run>`
+ * stand for what changes from run to run). A block without a recording, or whose recording is
+ * empty, gets nothing.
+ *
+ * Input: a page's mdast, and its VFile (`path`: the page, under `docs/` or
+ * `versioned_docs/version-X/`; `cwd`: the site folder, which holds `samples/`). Must run before
+ * ts-to-js-tabs.ts, which wraps the TypeScript blocks in tabs (the output then follows both tabs).
+ * Output: the tree with the output blocks added. Errors: none; a page outside the docs folders is
+ * left as it is. Facts: the recordings, which `npm run check:samples -- --run` compares with every run.
+ */
+export default function remarkSampleOutput() {
+  return (tree: Root, file: VFile) => {
+    const page = file.path ? pageInDocsFolder(file.path) : undefined;
+    if (!page) return;
+    const version = docsVersionOfFile(file.path);
+    const blocks: Array<{node: Code; parent: Parent; block: SampleBlock}> = [];
+    visit(tree, 'code', (node: Code, _index, parent) => {
+      if (!parent || !SAMPLE_LANGS.has(node.lang ?? '')) return;
+      const block = {file: page, line: 0, column: 0, lang: 'ts', meta: node.meta ?? '', code: node.value} satisfies SampleBlock;
+      blocks.push({node, parent, block});
+    });
+    if (blocks.length === 0) return;
+    const names = recordNames(blocks.map(({block}) => block));
+    for (const {node, parent, block} of blocks) {
+      const recording = path.join(file.cwd, recordPath(version, page, names.get(block)!));
+      if (!fs.existsSync(recording)) continue;
+      const {stdout, stderr} = splitRecording(fs.readFileSync(recording, 'utf8'));
+      const added: Code[] = [];
+      if (stdout !== '') added.push({type: 'code', lang: 'text', meta: `title="${OUTPUT_TITLE}"`, value: stdout});
+      if (stderr !== '') added.push({type: 'code', lang: 'text', meta: `title="${STDERR_TITLE}"`, value: stderr});
+      parent.children.splice(parent.children.indexOf(node) + 1, 0, ...added);
+    }
+  };
+}

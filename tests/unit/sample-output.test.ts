@@ -1,0 +1,71 @@
+import {test} from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {unified} from 'unified';
+import remarkParse from 'remark-parse';
+import remarkMdx from 'remark-mdx';
+import {VFile} from 'vfile';
+import type {Code, Root} from 'mdast';
+import remarkSampleOutput, {pageInDocsFolder, splitRecording} from '../../src/remark/sample-output.ts';
+
+/** Runs the plugin on `mdx` as the page `page` (relative to a fresh site folder holding `recordings`). */
+async function transform(mdx: string, page: string, recordings: Record<string, string>): Promise<Root> {
+  const site = fs.mkdtempSync(path.join(os.tmpdir(), 'sample-output-'));
+  try {
+    for (const [file, text] of Object.entries(recordings)) {
+      fs.mkdirSync(path.dirname(path.join(site, file)), {recursive: true});
+      fs.writeFileSync(path.join(site, file), text);
+    }
+    const processor = unified().use(remarkParse).use(remarkMdx).use(remarkSampleOutput);
+    const file = new VFile({path: path.join(site, page), cwd: site, value: mdx});
+    return (await processor.run(processor.parse(file), file)) as Root;
+  } finally {
+    fs.rmSync(site, {recursive: true, force: true});
+  }
+}
+
+const codes = (tree: Root) =>
+  tree.children.filter((node): node is Code => node.type === 'code').map((node) => [node.lang, node.meta, node.value]);
+
+test('pageInDocsFolder gives the path inside docs/ or versioned_docs/version-X/', () => {
+  assert.equal(pageInDocsFolder('/site/docs/api/adb/rm.mdx'), 'api/adb/rm.mdx');
+  assert.equal(pageInDocsFolder('/site/versioned_docs/version-1.1.0/api/adb/rm.mdx'), 'api/adb/rm.mdx');
+  assert.equal(pageInDocsFolder('/site/src/pages/index.mdx'), undefined);
+});
+
+test('splitRecording separates stdout from stderr and drops the last newline', () => {
+  assert.deepEqual(splitRecording('a\nb\n'), {stdout: 'a\nb', stderr: ''});
+  assert.deepEqual(splitRecording('a\n--- stderr ---\nwarn\n'), {stdout: 'a', stderr: 'warn'});
+  assert.deepEqual(splitRecording('--- stderr ---\nwarn\n'), {stdout: '', stderr: 'warn'});
+});
+
+test('a recorded sample gets an Output block after it, named by title or position, per version', async () => {
+  const mdx = ['```ts title="one.ts"', 'console.log(1);', '```', '', '```ts', 'console.log(2);', '```', '', '```ts', 'x;', '```'].join(
+    '\n',
+  );
+  const tree = await transform(mdx, 'versioned_docs/version-1.1.0/api/x.mdx', {
+    'samples/recorded/1.1.0/api/x/one.ts.txt': '1\n',
+    'samples/recorded/1.1.0/api/x/block-2.txt': '2\n--- stderr ---\noops\n',
+    'samples/recorded/2.0.0/api/x/block-3.txt': 'other version\n',
+  });
+  assert.deepEqual(codes(tree), [
+    ['ts', 'title="one.ts"', 'console.log(1);'],
+    ['text', 'title="Output"', '1'],
+    ['ts', null, 'console.log(2);'],
+    ['text', 'title="Output"', '2'],
+    ['text', 'title="Output (stderr)"', 'oops'],
+    ['ts', null, 'x;'],
+  ]);
+});
+
+test('a sample without a recording, or with an empty one, and other languages get nothing', async () => {
+  const mdx = ['```ts title="a.ts"', 'a;', '```', '', '```ts title="b.ts"', 'b;', '```', '', '```sh', 'ls', '```'].join('\n');
+  const tree = await transform(mdx, 'docs/p.mdx', {'samples/recorded/2.0.0/p/b.ts.txt': ''});
+  assert.deepEqual(codes(tree), [
+    ['ts', 'title="a.ts"', 'a;'],
+    ['ts', 'title="b.ts"', 'b;'],
+    ['sh', null, 'ls'],
+  ]);
+});
