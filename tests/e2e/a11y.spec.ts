@@ -3,8 +3,9 @@
  * route of the latest version in light mode (which is also where those routes get the render
  * checks of routes.spec.ts: no console error, no failed or external request), a sample of each
  * older version (every 16th route and its home), a sample in dark mode, the search page and the
- * not-found page. The navbar, sidebar, table of contents and footer are checked on every 4th route
- * of the latest version and on every other route above; the content, on every route. A violation of impact `serious` or
+ * not-found page. The navbar, sidebar, table of contents, footer and code blocks are checked on
+ * every 4th route of the latest version and on every other route above; the rest of the content,
+ * on every route. A violation of impact `serious` or
  * `critical` fails the test, listed as `route: rule (impact) — help — selectors` so the message
  * says what to fix. Code blocks are analysed too: the syntax-highlighting colours must meet AA.
  * Diagrams are images, which axe cannot look into: mdx.spec.ts checks the contrast of their labels.
@@ -43,8 +44,17 @@ async function openSettled(page: Page, route: string) {
 const PAGE_CHROME = ['.navbar', '.theme-doc-sidebar-container', '.theme-doc-toc-desktop', '.footer'];
 
 /**
+ * Code blocks: the same component on every page, whose token colours come from two fixed themes
+ * (made to meet AA by src/utils/prism-contrast.ts, tested in tests/unit/prism-contrast.test.ts).
+ * Their thousands of token spans take a third to a half of axe's time on a page with samples, so
+ * they are checked with the page chrome, on the same sample of routes.
+ */
+const CODE_BLOCKS = ['.theme-code-block'];
+
+/**
  * The serious and critical violations on the current page, one line each. With `chrome: false`
- * the page chrome ({@link PAGE_CHROME}) is left out: it is checked whole on a sample of pages.
+ * the page chrome ({@link PAGE_CHROME}) and the code blocks ({@link CODE_BLOCKS}) are left out:
+ * they are checked whole on a sample of pages.
  */
 async function violations(page: Page, route: string, {chrome = true}: {chrome?: boolean} = {}): Promise<string[]> {
   // Legacy mode runs axe in the page itself; the default opens a blank page per run to merge
@@ -53,7 +63,7 @@ async function violations(page: Page, route: string, {chrome = true}: {chrome?: 
     .withTags(TAGS)
     .options({resultTypes: ['violations']})
     .setLegacyMode(true);
-  if (!chrome) for (const selector of PAGE_CHROME) builder = builder.exclude(selector);
+  if (!chrome) for (const selector of [...PAGE_CHROME, ...CODE_BLOCKS]) builder = builder.exclude(selector);
   const results = await builder.analyze();
   return results.violations
     .filter((v) => FAILING_IMPACTS.includes(v.impact ?? ''))
@@ -91,9 +101,9 @@ for (let start = 0; start < lightRoutes.length; start += CHUNK) {
     for (const route of chunk) {
       await openSettled(page, route);
       await expect(page.locator('html'), route).toHaveAttribute('data-theme', 'light');
-      // The page chrome is checked on every 4th route of the latest version (so in every sidebar:
-      // each has more than 4 pages), every older-version route and every special page; the
-      // content of every route is checked whole.
+      // The page chrome and code blocks are checked on every 4th route of the latest version (so
+      // in every sidebar: each has more than 4 pages), every older-version route and every special
+      // page; the rest of the content of every route is checked.
       const index = latest.indexOf(route);
       found.push(...(await violations(page, route, {chrome: index < 0 || index % 4 === 0})));
     }
