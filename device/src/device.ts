@@ -11,6 +11,7 @@ import * as zlib from 'node:zlib';
 
 import {AuthPolicy, type AuthorizationPrompt} from './auth.ts';
 import {MemoryFileSystem} from './fs.ts';
+import {startHttpServer} from './http-server.ts';
 import {DeviceTransport} from './transport.ts';
 import {SocketClosedError, type ByteConnection, type CommandHandler, type DeviceSocket} from './types.ts';
 import {defaultCommands} from './commands/index.ts';
@@ -128,6 +129,7 @@ export class SimulatedDevice {
     this.fs = new MemoryFileSystem(this.now, this.properties);
     this.commands = defaultCommands();
     this.services = defaultServices();
+    startHttpServer(this);
   }
 
   /** The CNXN banner: `device::ro.product.name=…;ro.product.model=…;ro.product.device=…;features=…`. */

@@ -224,10 +224,9 @@ export class DeviceTransport {
       pending.reject(new Error('ECONNREFUSED: the host refused the stream'));
       return;
     }
-    const stream = this.#streams.get(localId);
-    if (!stream) return;
-    this.#streams.delete(localId);
-    stream.closedByHost();
+    // adbd closes its end and answers with its own CLSE (`local_socket_close` shuts the peer
+    // down), which is what the host waits for before it ends the socket's readable.
+    this.#streams.get(localId)?.close();
   }
 
   /**

@@ -55,6 +55,21 @@ export class SocketClosedError extends Error {
   }
 }
 
+/**
+ * A PTY's size in character cells, as `TIOCGWINSZ` reports it: 0×0 until the host sets one (adbd
+ * opens the PTY without a size). `resize` is the shell protocol's window-size message; the
+ * `change` event it fires is the `SIGWINCH` a full-screen program redraws on.
+ */
+export class WindowSize extends EventTarget {
+  rows = 0;
+  cols = 0;
+  resize(rows: number, cols: number): void {
+    this.rows = rows;
+    this.cols = cols;
+    this.dispatchEvent(new Event('change'));
+  }
+}
+
 /** What a command of the command table gets: its arguments, its standard streams and the device. */
 export interface CommandContext {
   /** The device the command runs on (its file system, properties, local sockets). */
@@ -63,14 +78,20 @@ export interface CommandContext {
   readonly argv: readonly string[];
   /** Environment: the device's, plus `NAME=value` words typed before the command. */
   readonly env: Readonly<Record<string, string>>;
-  /** The next chunk of standard input, or `undefined` at its end. */
-  readStdin(): Promise<Uint8Array | undefined>;
+  /**
+   * The next chunk of standard input, or `undefined` at its end. With `signal`, the wait also ends
+   * (with `undefined`) when it aborts, and the chunk that arrives later stays for the next read: how
+   * a program that polls its input with a timeout (`top`) reads.
+   */
+  readStdin(signal?: AbortSignal): Promise<Uint8Array | undefined>;
   /** Writes to standard output; waits while the host does not read (flow control). */
   stdout(data: Uint8Array | string): Promise<void>;
   /** Writes to standard error (merged into standard output where the service has no stderr). */
   stderr(data: Uint8Array | string): Promise<void>;
   /** True under a PTY (`shell,v2,pty:`, or `shell:` from an interactive host). */
   readonly pty: boolean;
+  /** The PTY's size, under a PTY only. */
+  readonly window?: WindowSize;
   /** Aborted when the host closes the stream (the process is killed, as a hang-up does). */
   readonly signal: AbortSignal;
 }

@@ -306,3 +306,68 @@ describe('file commands', () => {
     assert.equal(await text(adb, 'uname -r'), '5.10.157-android13-4-00003-gdfb5f1c9e0a7-ab11174299\n');
   });
 });
+
+describe('top', () => {
+  test('batch mode: the header, the column titles and the processes by %CPU', async () => {
+    const {adb} = await connect();
+    const lines = (await text(adb, 'top -b -n 1 -m 2')).split('\n');
+    assert.match(lines[0]!, /^Tasks: \d+ total,/);
+    assert.equal(lines[4], '  PID USER         PR  NI VIRT  RES  SHR S[%CPU] %MEM     TIME+ ARGS');
+    assert.equal(lines[5], ' 1501 system       18  -2  22G 412M 285M S  7.3   5.4  41:17.32 system_server');
+    assert.match(lines[6]!, /^ 8290 shell .* R {2}6\.6 .* top -b -n 1 -m 2$/);
+    assert.equal(lines.length, 8);
+    assert.equal(await text(adb, 'top -x 2>&1'), 'top: Unknown option \'x\' (see "top --help")\n');
+  });
+
+  test('under a PTY: full screen at the window size, redrawn on resize, quit with Ctrl+C', async () => {
+    const {adb} = await connect();
+    const pty = await adb.subprocess.shellProtocol!.pty({command: 'top'});
+    const reader = pty.output.getReader();
+    let screen = '';
+    const readUntil = async (text: string) => {
+      while (!screen.includes(text)) screen += new TextDecoder().decode((await reader.read()).value);
+    };
+    const ESC = '\x1b';
+    const titles = (width: number) =>
+      `${ESC}[7m${'  PID USER         PR  NI VIRT  RES  SHR S[%CPU] %MEM     TIME+ ARGS'.padEnd(width)}${ESC}[0m`;
+    // Without a size the PTY is 0x0, and toybox draws 80 columns and 25 rows (all 11 processes).
+    await readUntil('\r\n    1 root ');
+    assert.ok(screen.startsWith(`${ESC}[?25l${ESC}[0m${ESC}[H${ESC}[JTasks:`));
+    assert.ok(screen.includes(`\r\n${titles(80)}\r\n`));
+    screen = '';
+    await pty.resize(10, 100);
+    await readUntil('com.android.chrome');
+    assert.ok(screen.startsWith(`${ESC}[H${ESC}[JTasks:`));
+    assert.ok(screen.includes(`\r\n${titles(100)}\r\n`));
+    // 10 rows: five header lines, five processes.
+    assert.equal(screen.split('\r\n').length, 10);
+    await pty.sigint();
+    while (!(await reader.read()).done);
+    assert.equal(await pty.exited, 0);
+  });
+});
+
+describe('the web server of Termux on tcp:8080', () => {
+  async function request(adb: Adb, text: string): Promise<string> {
+    const socket = await adb.createSocket('tcp:8080');
+    const writer = socket.writable.getWriter();
+    await writer.write(new TextEncoder().encode(text));
+    writer.releaseLock();
+    let response = '';
+    // The server closes the connection after its answer.
+    for await (const chunk of socket.readable) response += new TextDecoder().decode(chunk);
+    return response;
+  }
+
+  test('GET of a folder serves its index.html; HEAD the headers only; 404 and 501 as Python does', async () => {
+    const {adb} = await connect();
+    const page = '<!DOCTYPE html>\n<title>Termux</title>\n<h1>Hello from the phone</h1>\n';
+    const headers =
+      'HTTP/1.0 200 OK\r\nServer: SimpleHTTP/0.6 Python/3.11.8\r\nDate: Fri, 01 Mar 2024 12:00:00 GMT\r\n' +
+      `Content-type: text/html\r\nContent-Length: ${page.length}\r\nLast-Modified: Wed, 28 Feb 2024 10:45:33 GMT\r\n\r\n`;
+    assert.equal(await request(adb, 'GET / HTTP/1.0\r\nHost: localhost\r\n\r\n'), headers + page);
+    assert.equal(await request(adb, 'HEAD /index.html HTTP/1.0\r\n\r\n'), headers);
+    assert.match(await request(adb, 'GET /missing.txt HTTP/1.0\r\n\r\n'), /^HTTP\/1\.0 404 File not found\r\n[^]*<p>Error code: 404<\/p>/);
+    assert.match(await request(adb, 'POST / HTTP/1.0\r\n\r\n'), /^HTTP\/1\.0 501 Unsupported method \('POST'\)\r\n/);
+  });
+});

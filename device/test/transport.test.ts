@@ -168,6 +168,32 @@ describe('shell services', () => {
     assert.equal(await process.exited, 5);
   });
 
+  test('sh runs each line of its input as it arrives, though the none protocol never ends the input', async () => {
+    const {connect} = await start();
+    const adb = await connect();
+    const sh = await adb.subprocess.noneProtocol.spawn('sh');
+    const writer = sh.stdin.getWriter();
+    await writer.write(encodeUtf8('getprop ro.product.model\n'));
+    const reader = sh.output.getReader();
+    assert.equal(decodeUtf8((await reader.read()).value!), 'Pixel 7\n');
+    await writer.write(encodeUtf8('exit\n'));
+    assert.equal((await reader.read()).done, true);
+  });
+
+  test('Ctrl+C at the prompt of a PTY shell drops the line and shows 130 in the next prompt', async () => {
+    const {connect} = await start();
+    const adb = await connect();
+    const process = await adb.subprocess.shellProtocol!.pty();
+    const writer = process.input.getWriter();
+    await writer.write(encodeUtf8('echo lost'));
+    await process.sigint();
+    await writer.write(encodeUtf8('exit\r'));
+    let output = '';
+    for await (const chunk of process.output) output += decodeUtf8(chunk);
+    assert.equal(output, 'panther:/ $ echo lost^C\r\n130|panther:/ $ exit\r\n');
+    assert.equal(await process.exited, 0);
+  });
+
   test('a protocol without shell_v2 (Android 6 and older) has no shell protocol', async () => {
     const {connect} = await start({features: ['cmd']});
     const adb = await connect();
@@ -237,6 +263,20 @@ describe('reverse tunnels', () => {
     await adb.reverse.remove('localabstract:demo');
     assert.deepEqual(await adb.reverse.list(), []);
     await assert.rejects(device.connectLocal('localabstract:demo'), /ECONNREFUSED/);
+  });
+
+  test('a stream the host closes is closed by the device too, so that its readable ends', {timeout: 10_000}, async () => {
+    const {connect} = await start();
+    const adb = await connect();
+    const controller = new AbortController();
+    // logcat without -d follows the log until it is stopped.
+    const logcat = await adb.subprocess.noneProtocol.spawn('logcat', controller.signal);
+    const stopped = assert.rejects(logcat.exited, /stopped/);
+    const reader = logcat.output.getReader();
+    await reader.read();
+    controller.abort(new Error('stopped'));
+    await stopped;
+    while (!(await reader.read()).done);
   });
 
   test('an unknown service fails to open', async () => {

@@ -2,7 +2,7 @@
  * The shell's own commands (mksh builtins and toybox basics): `echo`, `true`, `false`, `exit`,
  * `sh -c`, `sleep`, `id`, `whoami`, `pwd`. Output formats follow Android 14's mksh and toybox.
  */
-import {runLine, ShellExit} from '../shell/run.ts';
+import {runLine, runScript, ShellExit} from '../shell/run.ts';
 import type {CommandHandler} from '../types.ts';
 
 const isRoot = (context: Parameters<CommandHandler>[0]) => context.device.properties.get('service.adb.root') === '1';
@@ -30,28 +30,16 @@ export const shellBuiltins: Record<string, CommandHandler> = {
   exit({argv}) {
     throw new ShellExit(Number(argv[1] ?? 0) & 0xff);
   },
-  /** `sh -c SCRIPT`: runs SCRIPT; `sh` alone reads commands from standard input. */
+  /** `sh -c SCRIPT`: runs SCRIPT; `sh` alone runs the lines of its standard input as they arrive. */
   async sh(context) {
-    const state = {status: 0};
     const env = {...context.env};
-    const io = {...context};
-    if (context.argv[1] === '-c') {
-      try {
-        return await runLine(context.device, context.argv[2] ?? '', io, env, state);
-      } catch (error) {
-        if (error instanceof ShellExit) return error.code;
-        throw error;
-      }
-    }
-    const chunks: string[] = [];
-    for (let chunk; (chunk = await context.readStdin());) chunks.push(new TextDecoder().decode(chunk));
     try {
-      for (const line of chunks.join('').split('\n')) await runLine(context.device, line, io, env, state);
+      if (context.argv[1] === '-c') return await runLine(context.device, context.argv[2] ?? '', context, env, {status: 0});
+      return await runScript(context.device, context, env, false);
     } catch (error) {
       if (error instanceof ShellExit) return error.code;
       throw error;
     }
-    return state.status;
   },
   /** `sleep SECONDS` (fractions allowed); ends early when the host closes the stream. */
   async sleep({argv, signal, stderr}) {

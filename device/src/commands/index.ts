@@ -8,6 +8,7 @@ import {shellBuiltins} from './builtins.ts';
 import {fileCommands} from './files.ts';
 import {androidCommands} from './android.ts';
 import {scrcpyCommands} from '../scrcpy/app-process.ts';
+import {top} from './top.ts';
 
 /** A fresh table of every command the device knows, by name. */
 export function defaultCommands(): Map<string, CommandHandler> {
@@ -16,5 +17,6 @@ export function defaultCommands(): Map<string, CommandHandler> {
     ...Object.entries(fileCommands),
     ...Object.entries(androidCommands),
     ...Object.entries(scrcpyCommands),
+    ['top', top],
   ]);
 }

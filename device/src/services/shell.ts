@@ -17,8 +17,8 @@ import {ExactReadableEndedError, StructDeserializeError} from '@tango-v2/struct'
 import {ByteReader} from '../byte-reader.ts';
 
 import type {SimulatedDevice} from '../device.ts';
-import {runLine, ShellExit, type ShellIo} from '../shell/run.ts';
-import {SocketClosedError, type DeviceSocket} from '../types.ts';
+import {runLine, runScript, ShellExit, type ShellIo} from '../shell/run.ts';
+import {SocketClosedError, WindowSize, type DeviceSocket} from '../types.ts';
 import type {ServiceHandler} from './index.ts';
 
 /** How one shell stream runs: its protocol, whether it has a PTY, its command and `$TERM`. */
@@ -71,6 +71,55 @@ function shellEnvironment(term: string): Record<string, string> {
   };
 }
 
+/**
+ * Standard input pulled from `source` one chunk at a time, only while someone waits for one (so
+ * an unread stream still stops the host's writes). A reader that gives up (its signal aborts)
+ * leaves the chunk that then arrives to the next reader.
+ */
+class PulledInput {
+  readonly #source: () => Promise<Uint8Array | undefined>;
+  readonly #chunks: Uint8Array[] = [];
+  readonly #waiting: Array<(chunk: Uint8Array | undefined) => void> = [];
+  #pulling = false;
+  #ended = false;
+  constructor(source: () => Promise<Uint8Array | undefined>) {
+    this.#source = source;
+  }
+  read = (signal?: AbortSignal): Promise<Uint8Array | undefined> => {
+    const chunk = this.#chunks.shift();
+    if (chunk || this.#ended || signal?.aborted) return Promise.resolve(chunk);
+    return new Promise((resolve) => {
+      const waiter = (value: Uint8Array | undefined) => {
+        signal?.removeEventListener('abort', giveUp);
+        resolve(value);
+      };
+      const giveUp = () => {
+        this.#waiting.splice(this.#waiting.indexOf(waiter), 1);
+        resolve(undefined);
+      };
+      this.#waiting.push(waiter);
+      signal?.addEventListener('abort', giveUp, {once: true});
+      this.#pull();
+    });
+  };
+  #pull(): void {
+    if (this.#pulling) return;
+    this.#pulling = true;
+    void this.#source().then((chunk) => {
+      this.#pulling = false;
+      if (!chunk) {
+        this.#ended = true;
+        for (const waiter of this.#waiting.splice(0)) waiter(undefined);
+        return;
+      }
+      const waiter = this.#waiting.shift();
+      if (waiter) waiter(chunk);
+      else this.#chunks.push(chunk);
+      if (this.#waiting.length > 0) this.#pull();
+    });
+  }
+}
+
 /** A queue of stdin chunks fed by the shell protocol's packet loop. */
 class InputQueue {
   readonly #chunks: Uint8Array[] = [];
@@ -93,14 +142,22 @@ class InputQueue {
 }
 
 /** Reads shell-protocol packets from the host until the stream ends; stdin goes to `input`. */
-async function readShellPackets(socket: DeviceSocket, input: InputQueue, onWindowSize: (size: string) => void): Promise<void> {
+async function readShellPackets(
+  socket: DeviceSocket,
+  input: InputQueue,
+  onWindowSize: (rows: number, cols: number) => void,
+): Promise<void> {
   const reader = new ByteReader(socket);
   try {
     for (;;) {
       const packet = await AdbShellProtocolPacket.deserialize(reader);
       if (packet.id === AdbShellProtocolId.Stdin) input.push(packet.data);
       else if (packet.id === AdbShellProtocolId.CloseStdin) input.end();
-      else if (packet.id === AdbShellProtocolId.WindowSizeChange) onWindowSize(decoder.decode(packet.data).replace(/\0+$/, ''));
+      else if (packet.id === AdbShellProtocolId.WindowSizeChange) {
+        // `ROWSxCOLS,XPIXxYPIX`, then a NUL.
+        const [rows = 0, cols = 0] = decoder.decode(packet.data).split(/[x,]/).map(Number);
+        onWindowSize(rows, cols);
+      }
     }
   } catch (error) {
     // The stream ended (between or inside packets).
@@ -110,64 +167,46 @@ async function readShellPackets(socket: DeviceSocket, input: InputQueue, onWindo
   }
 }
 
-/**
- * An interactive shell: prints the prompt (`DEVICE:/ $ `), echoes what the host types under a
- * PTY, runs each line, and ends on `exit` or the end of input with the last status.
- */
-async function interactive(device: SimulatedDevice, io: ShellIo, env: Record<string, string>): Promise<number> {
-  const state = {status: 0};
-  const prompt = () =>
-    `${device.properties.get('ro.product.device') ?? 'generic'}:/ ${device.properties.get('service.adb.root') === '1' ? '#' : '$'} `;
-  await io.stdout(prompt());
-  let pending = '';
-  for (;;) {
-    const chunk = await io.readStdin();
-    if (!chunk) return state.status;
-    const text = decoder.decode(chunk);
-    if (io.pty) await io.stdout(text.replace(/\r\n?/g, '\n'));
-    pending += text;
-    let end: number;
-    while ((end = pending.search(/[\r\n]/)) !== -1) {
-      const line = pending.slice(0, end);
-      pending = pending.slice(end + (pending.startsWith('\r\n', end) ? 2 : 1));
-      try {
-        await runLine(device, line, io, env, state);
-      } catch (error) {
-        if (error instanceof ShellExit) return error.code;
-        throw error;
-      }
-      await io.stdout(prompt());
-    }
-  }
-}
-
 /** Serves one shell stream until its command (or the interactive shell) ends. */
 export async function serveShell(device: SimulatedDevice, socket: DeviceSocket, request: ShellRequest): Promise<void> {
   const abort = new AbortController();
   void socket.closed.then(() => abort.abort());
   const env = shellEnvironment(request.term);
+  const window = request.pty ? new WindowSize() : undefined;
   let io: ShellIo;
-  let input: InputQueue | undefined;
   if (request.protocol === 'none') {
     const write = (data: Uint8Array | string) => socket.write(request.pty ? onlcr(data) : toBytes(data));
-    io = {readStdin: () => socket.read(), stdout: write, stderr: write, pty: request.pty, signal: abort.signal};
+    io = {
+      readStdin: new PulledInput(() => socket.read()).read,
+      stdout: write,
+      stderr: write,
+      pty: request.pty,
+      signal: abort.signal,
+      window,
+    };
   } else {
-    input = new InputQueue();
+    const input = new InputQueue();
     const packet = (id: number) => (data: Uint8Array | string) =>
       socket.write(AdbShellProtocolPacket.serialize({id: id as AdbShellProtocolId, data: request.pty ? onlcr(data) : toBytes(data)}));
     io = {
-      readStdin: input.read,
+      readStdin: new PulledInput(input.read).read,
       stdout: packet(AdbShellProtocolId.Stdout),
       stderr: packet(request.pty ? AdbShellProtocolId.Stdout : AdbShellProtocolId.Stderr),
       pty: request.pty,
       signal: abort.signal,
+      window,
     };
-    void readShellPackets(socket, input, (size) => (env.COLUMNS = size.split(/[x,]/)[1] ?? env.COLUMNS ?? '80'));
+    void readShellPackets(socket, input, (rows, cols) => {
+      // mksh sets $COLUMNS and $LINES on SIGWINCH.
+      env.LINES = String(rows);
+      env.COLUMNS = String(cols);
+      window?.resize(rows, cols);
+    });
   }
 
   let status: number;
   try {
-    if (request.command === '') status = await interactive(device, io, env);
+    if (request.command === '') status = await runScript(device, io, env, true);
     else status = await runLine(device, request.command, io, env, {status: 0});
   } catch (error) {
     if (error instanceof ShellExit) status = error.code;

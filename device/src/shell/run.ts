@@ -5,16 +5,17 @@
  * command; the last command's status for a pipeline; `&&`/`||` short-circuit).
  */
 import type {SimulatedDevice} from '../device.ts';
-import {SocketClosedError, type CommandContext} from '../types.ts';
+import {SocketClosedError, type CommandContext, type WindowSize} from '../types.ts';
 import {parse, ShellSyntaxError, STATUS_MARK, type SimpleCommand} from './parse.ts';
 
-/** The standard streams a line runs with. */
+/** The standard streams a line runs with (see `CommandContext` for each). */
 export interface ShellIo {
-  readStdin(): Promise<Uint8Array | undefined>;
+  readStdin(signal?: AbortSignal): Promise<Uint8Array | undefined>;
   stdout(data: Uint8Array | string): Promise<void>;
   stderr(data: Uint8Array | string): Promise<void>;
   pty: boolean;
   signal: AbortSignal;
+  window?: WindowSize;
 }
 
 /** Thrown by the `exit` builtin: ends the shell with `code`. */
@@ -25,6 +26,7 @@ export class ShellExit extends Error {
 }
 
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 const toBytes = (data: Uint8Array | string) => (typeof data === 'string' ? encoder.encode(data) : data);
 
 /** Standard input that yields one buffer, then ends. */
@@ -35,6 +37,64 @@ function bufferInput(data: Uint8Array): () => Promise<Uint8Array | undefined> {
     done = true;
     return data;
   };
+}
+
+/**
+ * The prompt of Android's interactive mksh (`/system/etc/mkshrc`: `PS1` shows a non-zero `$?`
+ * before the device name): `panther:/ $ `, `130|panther:/ $ `, `#` for root.
+ */
+function prompt(device: SimulatedDevice, status: number): string {
+  const name = device.properties.get('ro.product.device') ?? 'generic';
+  return `${status === 0 ? '' : `${status}|`}${name}:/ ${device.properties.get('service.adb.root') === '1' ? '#' : '$'} `;
+}
+
+/**
+ * Runs the command lines that arrive on standard input, each as soon as its line is complete, as
+ * mksh does (a last line without a newline runs at the end of input). `interactive` is the shell
+ * a user types into: it prints the prompt before each line, and under a PTY the terminal echoes
+ * what arrives and its `intr` character, Ctrl+C (0x03), throws away the line being typed (`^C`,
+ * then a new prompt, with `$?` 130).
+ *
+ * @returns The status of the last command, or the code `exit` gave.
+ */
+export async function runScript(device: SimulatedDevice, io: ShellIo, env: Record<string, string>, interactive: boolean): Promise<number> {
+  const state = {status: 0};
+  const run = async (line: string) => {
+    try {
+      await runLine(device, line, io, env, state);
+    } catch (error) {
+      if (error instanceof ShellExit) return error.code;
+      throw error;
+    }
+    if (interactive) await io.stdout(prompt(device, state.status));
+    return undefined;
+  };
+  if (interactive) await io.stdout(prompt(device, state.status));
+  let pending = '';
+  for (;;) {
+    const chunk = await io.readStdin();
+    if (!chunk) return (!interactive && pending !== '' ? await run(pending) : undefined) ?? state.status;
+    let text = decoder.decode(chunk);
+    if (io.pty && interactive) {
+      const interrupt = text.lastIndexOf('\x03');
+      if (interrupt !== -1) {
+        await io.stdout(`${text.slice(0, interrupt).replaceAll('\x03', '^C')}^C\n`);
+        text = text.slice(interrupt + 1);
+        pending = '';
+        state.status = 130;
+        await io.stdout(prompt(device, state.status));
+      }
+      await io.stdout(text.replace(/\r\n?/g, '\n'));
+    }
+    pending += text;
+    let end: number;
+    while ((end = pending.search(/[\r\n]/)) !== -1) {
+      const line = pending.slice(0, end);
+      pending = pending.slice(end + (pending.startsWith('\r\n', end) ? 2 : 1));
+      const code = await run(line);
+      if (code !== undefined) return code;
+    }
+  }
 }
 
 /**
@@ -121,6 +181,7 @@ async function runCommand(device: SimulatedDevice, command: SimpleCommand, io: S
       stderr: fd[2]!,
       pty: io.pty,
       signal: io.signal,
+      window: io.window,
     };
     try {
       status = await handler(context);
