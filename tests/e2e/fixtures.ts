@@ -1,5 +1,5 @@
 import {test as base, expect, type BrowserContext, type Page} from '@playwright/test';
-import {readFileSync, readdirSync} from 'node:fs';
+import {existsSync, readFileSync, readdirSync} from 'node:fs';
 import path from 'node:path';
 
 /** Titles end with this suffix: `{page title} | {site title}`. */
@@ -9,23 +9,31 @@ export const ANALYTICS_BUILD_URL = 'http://127.0.0.1:4174';
 /** The analytics hosts a page may contact when the build has a GTAG_TRACKING_ID. */
 export const ANALYTICS_HOSTS = ['www.googletagmanager.com', 'www.google-analytics.com'];
 
+/** The project's own list of the pages it adds, per version: `added-routes/{version}.txt`, one route a line. */
+export const ADDED_ROUTES_DIR = path.resolve(import.meta.dirname, 'data/added-routes');
+
 /**
  * The expected routes, per docs version: ../shared/spec/routes/{version}.txt, plus the pages this
- * site adds beyond the original set, {version}-additions.txt (see that folder's README).
+ * site adds beyond the original set: the spec's {version}-additions.txt (see that folder's README)
+ * and this project's own {@link ADDED_ROUTES_DIR}/{version}.txt (pages added since, e.g. for API the
+ * original set did not cover). Input: none (reads those files). Output: version → routes, in file
+ * order. Errors: throws when the spec folder is missing (../shared must sit beside the repository).
  */
 export function expectedRoutes(): Map<string, string[]> {
   const dir = path.resolve(import.meta.dirname, '../../../shared/spec/routes');
   const read = (file: string) =>
-    readFileSync(path.join(dir, file), 'utf8')
+    readFileSync(file, 'utf8')
       .split('\n')
       .map((l) => l.trim())
-      .filter(Boolean);
+      .filter((l) => l && !l.startsWith('#'));
   const files = readdirSync(dir);
   const routes = new Map<string, string[]>();
   for (const file of files.filter((f) => /^\d+\.\d+\.\d+\.txt$/.test(f))) {
     const version = file.replace(/\.txt$/, '');
-    const additions = files.includes(`${version}-additions.txt`) ? read(`${version}-additions.txt`) : [];
-    routes.set(version, [...read(file), ...additions]);
+    const additions = files.includes(`${version}-additions.txt`) ? read(path.join(dir, `${version}-additions.txt`)) : [];
+    const ownFile = path.join(ADDED_ROUTES_DIR, file);
+    const own = existsSync(ownFile) ? read(ownFile) : [];
+    routes.set(version, [...new Set([...read(path.join(dir, file)), ...additions, ...own])]);
   }
   return routes;
 }
