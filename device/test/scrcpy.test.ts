@@ -18,7 +18,7 @@ import {
   ScrcpyVideoCodecId,
   type ScrcpyMediaStreamPacket,
 } from '@tango-v2/scrcpy';
-import {ReadableStream, type MaybeConsumable, type ReadableStreamDefaultReader} from '@tango-v2/stream-extra';
+import {ReadableStream, WritableStream, type MaybeConsumable, type ReadableStreamDefaultReader} from '@tango-v2/stream-extra';
 import {decodeUtf8} from '@tango-v2/struct';
 
 import {scrcpyOf, standInServer, type ScrcpySessionInfo} from '../src/scrcpy/registry.ts';
@@ -95,6 +95,8 @@ describe('simulated scrcpy server', () => {
     const {adb, device, registry} = await setup();
     const options = new AdbScrcpyOptions3_1({tunnelForward: true, scid: '1a2b3c4d'});
     const client = await AdbScrcpyClient.start(adb, DefaultServerPath, options);
+    // The server logs after rotateDevice and resetVideo: unread, its output would stall every stream.
+    void client.output.pipeTo(new WritableStream());
     const session = registry.sessions.at(-1)!;
     assert.equal(session.version, '3.1');
     assert.equal(session.tunnel, 'forward');
@@ -274,6 +276,38 @@ describe('simulated scrcpy server', () => {
       `largest PTS gap ${gaps.reduce((a, b) => (a > b ? a : b))} µs`,
     );
     assert.equal(gaps.filter((gap) => gap > 400_000n).length, 1);
+    await client.close();
+  });
+
+  test('rotateDevice restarts the video at the landscape size, resetVideo at the same size', async () => {
+    const {adb, registry} = await setup();
+    const client = await AdbScrcpyClient.start(adb, DefaultServerPath, new AdbScrcpyOptions3_1({audio: false, clipboardAutosync: false}));
+    void client.output.pipeTo(new WritableStream());
+    const session = registry.sessions.at(-1)!;
+    const video = (await client.videoStream)!;
+    const reader = video.stream.getReader();
+    assert.equal((await readPackets(reader, 2))[0]!.type, 'configuration');
+    assert.deepEqual([video.width, video.height], [240, 528]);
+    /** Skips the packets already on their way, then reads the new encoder's config packet and first frame. */
+    const restarted = async () => {
+      for (;;) {
+        const [packet] = await readPackets(reader, 1);
+        if (packet!.type === 'configuration') return readPackets(reader, 1);
+      }
+    };
+
+    await client.controller!.rotateDevice();
+    let [frame] = await restarted();
+    assert.equal(frame!.type === 'data' && frame!.keyframe, true);
+    assert.deepEqual([video.width, video.height], [528, 240]);
+    assert.equal(registry.landscape, true);
+
+    await client.controller!.resetVideo();
+    [frame] = await restarted();
+    assert.equal(frame!.type === 'data' && frame!.keyframe, true);
+    assert.deepEqual([video.width, video.height], [528, 240]);
+    assert.ok(session.output.includes('[server] INFO: Device rotation requested: landscape'));
+    assert.ok(session.output.includes('[server] INFO: Video capture reset'));
     await client.close();
   });
 

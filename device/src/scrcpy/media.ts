@@ -37,7 +37,7 @@ export interface MediaClip {
 
 /** Frame rate of the video clips, in frames per second (`make-scrcpy-clips.sh`). */
 export const VIDEO_FRAME_RATE = 30;
-/** Size of the video clips, in pixels (`make-scrcpy-clips.sh`). */
+/** Size of the portrait video clips, in pixels (`make-scrcpy-clips.sh`); the landscape clips swap them. */
 export const VIDEO_WIDTH = 240;
 export const VIDEO_HEIGHT = 528;
 /** scrcpy's audio capture format (`AudioConfig.java`). */
@@ -200,10 +200,12 @@ export function splitAdts(data: Uint8Array): {config: Uint8Array; frames: Uint8A
   return {config, frames};
 }
 
-function loadVideo(codec: 'h264' | 'h265'): MediaClip {
-  const data = readFileSync(new URL(`scrcpy-${codec}.${codec}`, FIXTURES));
+function loadVideo(codec: 'h264' | 'h265', landscape: boolean): MediaClip {
+  const data = readFileSync(new URL(`scrcpy-${codec}${landscape ? '-landscape' : ''}.${codec}`, FIXTURES));
   const {config, frames} = splitVideo(codec, data, VIDEO_FRAME_RATE);
-  return {codec, config, frames, width: VIDEO_WIDTH, height: VIDEO_HEIGHT};
+  return landscape
+    ? {codec, config, frames, width: VIDEO_HEIGHT, height: VIDEO_WIDTH}
+    : {codec, config, frames, width: VIDEO_WIDTH, height: VIDEO_HEIGHT};
 }
 
 function loadOpus(): MediaClip {
@@ -251,15 +253,18 @@ const cache = new Map<string, MediaClip>();
 
 /**
  * The clip for a scrcpy codec option value (`h264`, `h265`, `opus`, `aac`, `flac`, `raw`),
- * read from `device/fixtures/` on first use and cached. Throws for a codec without a clip (`av1`).
+ * read from `device/fixtures/` on first use and cached. `landscape` picks the video clip of the
+ * display turned a quarter (528x240, after `rotateDevice`); audio ignores it. Throws for a codec
+ * without a clip (`av1`).
  */
-export function mediaClip(codec: string): MediaClip {
-  let clip = cache.get(codec);
+export function mediaClip(codec: string, landscape = false): MediaClip {
+  const key = landscape && (codec === 'h264' || codec === 'h265') ? `${codec}-landscape` : codec;
+  let clip = cache.get(key);
   if (!clip) {
     switch (codec) {
       case 'h264':
       case 'h265':
-        clip = loadVideo(codec);
+        clip = loadVideo(codec, landscape);
         break;
       case 'opus':
         clip = loadOpus();
@@ -276,7 +281,7 @@ export function mediaClip(codec: string): MediaClip {
       default:
         throw new Error(`no clip for codec ${codec}`);
     }
-    cache.set(codec, clip);
+    cache.set(key, clip);
   }
   return clip;
 }

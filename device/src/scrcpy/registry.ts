@@ -85,6 +85,12 @@ export class ScrcpyRegistry {
    * A stand-in file made by `standInServer(version)` pins its own version and wins over this.
    */
   serverVersion: string | undefined;
+  /**
+   * Whether the display is turned a quarter from its natural portrait orientation, as a
+   * `RotateDevice` control message leaves it (`Device.rotateDevice` toggles between portrait and
+   * landscape); servers started meanwhile stream the landscape clip.
+   */
+  landscape = false;
   #clipboard: string | undefined;
   readonly #listeners = new Set<ClipboardListener>();
   readonly #waiters = new Set<(session: ScrcpySessionInfo) => void>();

@@ -117,6 +117,8 @@ export class ScrcpyServerProcess implements ScrcpySessionInfo, ClipboardListener
   readonly #sockets: DeviceSocket[] = [];
   #controlSocket: DeviceSocket | undefined;
   #deviceMessageChain: Promise<void> = Promise.resolve();
+  /** Set by `RotateDevice` and `ResetVideo`: the video encoder restarts before the next frame. */
+  #restartVideo = false;
   readonly #messageWaiters = new Set<() => void>();
 
   /**
@@ -281,7 +283,7 @@ export class ScrcpyServerProcess implements ScrcpySessionInfo, ClipboardListener
       if (sendDeviceMeta && sockets.length > 0) {
         const name = deviceNameField(this.#context.device.properties.get('ro.product.model') ?? '');
         if (version.deviceMetaHasSize) {
-          const clip = mediaClip('h264');
+          const clip = mediaClip('h264', this.#registry.landscape);
           await sockets[0]!.write(DeviceMetaWithSize.serialize({deviceName: name, width: clip.width!, height: clip.height!}));
         } else {
           await sockets[0]!.write(DeviceMeta.serialize({deviceName: name}));
@@ -408,9 +410,16 @@ export class ScrcpyServerProcess implements ScrcpySessionInfo, ClipboardListener
    * Sends `clip` on `socket` in real time, looping it: the config packet first, then one frame
    * every frame duration. The PTS counts from 0 before 2.0 and from the monotonic clock after,
    * and jumps over the time a blocked write took (a real capture drops those frames), while the
-   * frames themselves stay in order so the stream keeps decoding.
+   * frames themselves stay in order so the stream keeps decoding. Before each frame, `restart`
+   * may return the clip of a restarted encoder: its config packet and key frame follow at once.
    */
-  async #stream(socket: DeviceSocket, clip: MediaClip, options: ServerOptions, onPacket: (pts: bigint | undefined) => void): Promise<void> {
+  async #stream(
+    socket: DeviceSocket,
+    clip: MediaClip,
+    options: ServerOptions,
+    onPacket: (pts: bigint | undefined) => void,
+    restart?: () => MediaClip | undefined,
+  ): Promise<void> {
     const version = this.#serverVersion;
     const signal = this.#abort.signal;
     const frameMeta = options.sendFrameMeta;
@@ -423,6 +432,13 @@ export class ScrcpyServerProcess implements ScrcpySessionInfo, ClipboardListener
     const start = performance.now();
     let elapsedUs = 0;
     for (let index = 0; !signal.aborted; index = (index + 1) % clip.frames.length) {
+      const restarted = restart?.();
+      if (restarted) {
+        // A new encoder: its config packet, then the clip from its key frame.
+        clip = restarted;
+        index = 0;
+        if (clip.config) await write(clip.config, 0n, true, false);
+      }
       const frame = clip.frames[index]!;
       const due = start + elapsedUs / 1000;
       const wait = due - performance.now();
@@ -443,15 +459,26 @@ export class ScrcpyServerProcess implements ScrcpySessionInfo, ClipboardListener
     const codec = version.hasAudio ? options.videoCodec : 'h264';
     const encoder = this.#pickEncoder('video', codec, options.videoEncoder);
     if (!encoder) return;
-    const clip = mediaClip(codec);
+    const clip = mediaClip(codec, this.#registry.landscape);
+    const restart = () => {
+      if (!this.#restartVideo) return undefined;
+      this.#restartVideo = false;
+      return mediaClip(codec, this.#registry.landscape);
+    };
     try {
       if (version.hasAudio && options.sendCodecMeta) {
         await socket.write(VideoCodecMeta.serialize({codecId: CODEC_IDS[codec]!, width: clip.width!, height: clip.height!}));
       }
-      await this.#stream(socket, clip, options, (pts) => {
-        this.videoPackets++;
-        if (pts !== undefined) this.lastVideoPts = pts;
-      });
+      await this.#stream(
+        socket,
+        clip,
+        options,
+        (pts) => {
+          this.videoPackets++;
+          if (pts !== undefined) this.lastVideoPts = pts;
+        },
+        restart,
+      );
     } catch (error) {
       if (!(error instanceof SessionEnd || error instanceof SocketClosedError)) throw error;
     } finally {
@@ -625,6 +652,18 @@ export class ScrcpyServerProcess implements ScrcpySessionInfo, ClipboardListener
         }
         break;
       }
+      case 'RotateDevice':
+        // `Device.rotateDevice`: a quarter turn between portrait and landscape; the capture
+        // sees the new display size and restarts the encoder.
+        this.#registry.landscape = !this.#registry.landscape;
+        this.#console.log('INFO', `Device rotation requested: ${this.#registry.landscape ? 'landscape' : 'portrait'}`);
+        this.#restartVideo = true;
+        break;
+      case 'ResetVideo':
+        // 3.0+ `Controller.resetVideo`: the capture is invalidated, so the encoder restarts.
+        this.#console.log('INFO', 'Video capture reset');
+        this.#restartVideo = true;
+        break;
       default:
         break;
     }
