@@ -3,7 +3,7 @@
 # Runs every test of the site: type-check, lint and format, unit tests, code-sample check, production build,
 # and the browser tests (Playwright with Debian's Chromium against the served build).
 # Installs Debian's chromium and adb when missing and it runs as root; otherwise says what to
-# install. Prints, as its last line, "total: N passed, F failed".
+# install. Prints, as its last line, "total: N passed, F failed; samples run: N passed, F failed, K not run".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,7 +23,7 @@ count_stage() {
 }
 finish() {
   printf '\nnpm test took %d s\n' "$SECONDS"
-  printf '\ntotal: %d passed, %d failed\n' "$passed" "$failed"
+  printf '\ntotal: %d passed, %d failed; %s\n' "$passed" "$failed" "${samples_run:-samples run: not reached}"
   [ "$failed" -eq 0 ] && [ "${1:-0}" -eq 0 ]
   exit $?
 }
@@ -74,12 +74,13 @@ stage "lint and format"
 if npm run --silent lint; then count 1 0; else count 0 1; fi
 if npm run --silent format:check; then count 1 0; else count 0 1; fi
 
-# The code-sample check (one TypeScript process) runs beside the production builds, which leave
-# part of the two cores idle (about a minute saved on the 2-core CI machine); its output is
-# printed when it ends.
+# The code-sample check runs beside the production builds, which leave part of the two cores idle
+# (about a minute saved on the 2-core CI machine): it type-checks every sample of every version,
+# then runs the samples against the simulated device (Google's ADB server on port 5037 for those
+# that use it) and compares what they print with their recordings. Its output is printed when it ends.
 stage "code samples, in the background"
 samples_log=$(mktemp)
-npm run --silent check:samples >"$samples_log" 2>&1 &
+CHROMIUM_PATH="$chromium" npm run --silent check:samples -- --run >"$samples_log" 2>&1 &
 samples_pid=$!
 
 stage "production builds"
@@ -106,9 +107,12 @@ stage "code samples"
 wait "$samples_pid"
 samples_status=$?
 cat "$samples_log"
-samples_line=$(tail -n 1 "$samples_log")
-samples_failed=$(sed -n 's/.* \([0-9]*\) failed$/\1/p' <<<"$samples_line")
-if [ "${samples_failed:-1}" = 0 ] && [ "$samples_status" -eq 0 ]; then count 1 0; else count 0 1; fi
+# The type-check counts as one test; each sample run counts as one.
+typecheck_failed=$(sed -n 's/^samples: .* \([0-9]*\) failed$/\1/p' "$samples_log" | tail -1)
+samples_run=$(grep -a '^samples run: ' "$samples_log" | tail -1)
+read -r run_passed run_failed < <(sed -n 's/^samples run: \([0-9]*\) passed, \([0-9]*\) failed, .*/\1 \2/p' <<<"$samples_run")
+if [ "${typecheck_failed:-1}" = 0 ]; then count 1 0; else count 0 1; fi
+count_stage "${run_passed:-0}" "${run_failed:-1}" "$samples_status"
 if [ "$builds_ok" = 1 ]; then count 1 0; else count 0 1; finish 1; fi
 
 stage "browser tests"

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type {Code, Parent, Root} from 'mdast';
+import type {Node} from 'unist';
 import type {VFile} from 'vfile';
-import {visit} from 'unist-util-visit';
+import {visitParents} from 'unist-util-visit-parents';
 import {recordNames, recordPath, STDERR_MARK} from '../../scripts/samples/record.ts';
 import type {SampleBlock} from '../../scripts/samples/extract.ts';
 import {docsVersionOfFile} from './docs-version.ts';
@@ -14,6 +15,34 @@ const SAMPLE_LANGS = new Set(['ts', 'typescript', 'tsx']);
 export const OUTPUT_TITLE = 'Output';
 /** The title of the block that shows what it printed on stderr, when it printed anything there. */
 export const STDERR_TITLE = 'Output (stderr)';
+
+/**
+ * JSX elements whose children are a fixed set of code blocks (the two sides of a `<DiffTable>`):
+ * a sample's output goes after the element, not inside it.
+ */
+const CLOSED_ELEMENTS = new Set(['DiffTable']);
+
+/** Terminal control sequences (CSI such as colours and cursor moves, OSC, single-character escapes). */
+// eslint-disable-next-line no-control-regex
+const TERMINAL_CONTROLS = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)|[@-Z\\-_])/g;
+
+/**
+ * What a terminal would leave readable of a program's output, for a page: terminal control
+ * sequences (a full-screen program's colours and cursor moves) removed, `\r\n` as `\n`, and other
+ * control characters but tab and newline (a NUL that ends a log message) removed.
+ *
+ * @param text Recorded output.
+ * @returns The text without control sequences or characters.
+ */
+export function printable(text: string): string {
+  return (
+    text
+      .replace(TERMINAL_CONTROLS, '')
+      .replace(/\r\n/g, '\n')
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '')
+  );
+}
 
 /**
  * A page's path inside its docs folder, as the recordings name it.
@@ -44,14 +73,23 @@ export function splitRecording(recording: string): {stdout: string; stderr: stri
   return mark < 0 ? {stdout: part(0), stderr: ''} : {stdout: part(0, mark), stderr: part(mark + 1)};
 }
 
+/** Whether a node is an output block this plugin added. */
+function isOutput(node: unknown): boolean {
+  const code = node as Code | undefined;
+  return (
+    code?.type === 'code' && code.lang === 'text' && (code.meta === `title="${OUTPUT_TITLE}"` || code.meta === `title="${STDERR_TITLE}"`)
+  );
+}
+
 /**
  * Remark plugin: shows what each sample printed when the sample runner last ran it. After every
  * TypeScript code block that has a recording (`samples/recorded/<version>/<page>/<name>.txt`, named
  * as scripts/samples/record.ts names it, written by `npm run check:samples -- --record`), it inserts a
  * plain-text code block titled "Output" with the recorded stdout, and one titled "Output (stderr)"
  * when the sample printed on stderr. The recordings are normalised by the runner (`<port>`, `<run>`
- * stand for what changes from run to run). A block without a recording, or whose recording is
- * empty, gets nothing.
+ * stand for what changes from run to run); terminal control sequences are left out (printable). A
+ * sample inside a `<DiffTable>` gets its output after the table. A block without a recording, or
+ * whose recording is empty, gets nothing.
  *
  * Input: a page's mdast, and its VFile (`path`: the page, under `docs/` or
  * `versioned_docs/version-X/`; `cwd`: the site folder, which holds `samples/`). Must run before
@@ -65,21 +103,29 @@ export default function remarkSampleOutput() {
     if (!page) return;
     const version = docsVersionOfFile(file.path);
     const blocks: Array<{node: Code; parent: Parent; block: SampleBlock}> = [];
-    visit(tree, 'code', (node: Code, _index, parent) => {
-      if (!parent || !SAMPLE_LANGS.has(node.lang ?? '')) return;
+    visitParents(tree, 'code', (node: Code, ancestors: Node[]) => {
+      if (!SAMPLE_LANGS.has(node.lang ?? '')) return;
+      // Inside a DiffTable, the output goes after the table: its node is the one to follow.
+      const closed = ancestors.findIndex((ancestor) => CLOSED_ELEMENTS.has((ancestor as {name?: string}).name ?? ''));
+      const anchor = closed > 0 ? (ancestors[closed] as Code) : node;
+      const parent = (closed > 0 ? ancestors[closed - 1] : ancestors.at(-1)) as Parent | undefined;
+      if (!parent) return;
       const block = {file: page, line: 0, column: 0, lang: 'ts', meta: node.meta ?? '', code: node.value} satisfies SampleBlock;
-      blocks.push({node, parent, block});
+      blocks.push({node: anchor, parent, block});
     });
     if (blocks.length === 0) return;
     const names = recordNames(blocks.map(({block}) => block));
     for (const {node, parent, block} of blocks) {
       const recording = path.join(file.cwd, recordPath(version, page, names.get(block)!));
       if (!fs.existsSync(recording)) continue;
-      const {stdout, stderr} = splitRecording(fs.readFileSync(recording, 'utf8'));
+      const {stdout, stderr} = splitRecording(printable(fs.readFileSync(recording, 'utf8')));
       const added: Code[] = [];
       if (stdout !== '') added.push({type: 'code', lang: 'text', meta: `title="${OUTPUT_TITLE}"`, value: stdout});
       if (stderr !== '') added.push({type: 'code', lang: 'text', meta: `title="${STDERR_TITLE}"`, value: stderr});
-      parent.children.splice(parent.children.indexOf(node) + 1, 0, ...added);
+      // After the anchor and the outputs already put after it (two samples of one DiffTable).
+      let at = parent.children.indexOf(node as never) + 1;
+      while (at < parent.children.length && isOutput(parent.children[at])) at += 1;
+      parent.children.splice(at, 0, ...added);
     }
   };
 }

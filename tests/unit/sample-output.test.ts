@@ -8,7 +8,7 @@ import remarkParse from 'remark-parse';
 import remarkMdx from 'remark-mdx';
 import {VFile} from 'vfile';
 import type {Code, Root} from 'mdast';
-import remarkSampleOutput, {pageInDocsFolder, splitRecording} from '../../src/remark/sample-output.ts';
+import remarkSampleOutput, {pageInDocsFolder, printable, splitRecording} from '../../src/remark/sample-output.ts';
 
 /** Runs the plugin on `mdx` as the page `page` (relative to a fresh site folder holding `recordings`). */
 async function transform(mdx: string, page: string, recordings: Record<string, string>): Promise<Root> {
@@ -68,4 +68,30 @@ test('a sample without a recording, or with an empty one, and other languages ge
     ['ts', 'title="b.ts"', 'b;'],
     ['sh', null, 'ls'],
   ]);
+});
+
+test('a sample inside a DiffTable gets its output after the table', async () => {
+  const mdx = [
+    '<DiffTable before="1.1.0" after="2.0.0">',
+    '',
+    '```ts version="1.1.0"',
+    'old();',
+    '```',
+    '',
+    '```ts',
+    'console.log(2);',
+    '```',
+    '',
+    '</DiffTable>',
+  ].join('\n');
+  const tree = await transform(mdx, 'docs/up.mdx', {'samples/recorded/2.0.0/up/block-2.txt': '2\n'});
+  assert.deepEqual(
+    tree.children.map((node) => node.type),
+    ['mdxJsxFlowElement', 'code'],
+  );
+  assert.deepEqual(codes(tree), [['text', 'title="Output"', '2']]);
+});
+
+test('printable drops terminal control sequences and characters', () => {
+  assert.equal(printable('\u001b[2J\u001b[HTasks: 3\u001b[K\r\nmsg\u0000\n\u001b]0;title\u0007ok'), 'Tasks: 3\nmsg\nok');
 });
