@@ -5,7 +5,7 @@
  * extract.ts finds the pages and their blocks, libraries.ts finds each version's library, and
  * typecheck.ts type-checks the blocks.
  *
- * Usage: tsx scripts/samples/check.ts [--root DIR] [--version X] [--run] [--record] [--list-not-run] [--only TEXT]
+ * Usage: tsx scripts/samples/check.ts [--root DIR] [--version X] [--run] [--record] [--list-not-run] [--only TEXT]… [--browser]
  *   --root DIR      the site to check (the folder holding docs/, versioned_docs/ and versions.json);
  *                   default: the repository this script lives in.
  *   --version X     check only the pages of docs version X (default: every version).
@@ -14,7 +14,9 @@
  *   --record        with --run (implied): write the recordings instead of comparing, and delete
  *                   recordings no sample runs with any more.
  *   --list-not-run  list every sample that is not run, with the reason (runs nothing by itself).
- *   --only TEXT     run only the samples whose page path contains TEXT (no stale-recording check).
+ *   --only TEXT     run only the samples whose page path contains TEXT (no stale-recording check);
+ *                   give it several times for several pages.
+ *   --browser       run only the browser samples (those that run in Chromium; no stale-recording check).
  *
  * Every fenced block whose language is `ts`, `tsx` or `typescript` in every `.md`/`.mdx` file of a
  * docs version is type-checked against that version's library (LIBRARIES in src/versions/index.ts): one module per
@@ -25,12 +27,14 @@
  * A block that only declares types (a signature) must declare only names that a `@yume-chan`
  * package of its version exports, or global types (see signatureNames in typecheck.ts).
  * Meta words: `partial="reason"` opts a block out; `version="X"` checks it as docs version X;
- * `prelude="adb"` gives it a hidden `adb` (prelude.ts); `norun="reason"` keeps it from running.
+ * `prelude="adb"` gives it a hidden `adb` (prelude.ts); `norun="reason"` keeps it from running;
+ * `event="click button"` is what the runner does in a browser sample's page (browser.ts).
  *
  * Output: one line per problem (`file:line:col message`, paths relative to the working directory),
  * one line per docs version, and `samples: N type-checked, M syntax-only, K opted out, F failed`.
  * With --run, then: each failing sample (`file:line title: problem`, then the last lines of its
- * output), one line per docs version, and last `samples run: N passed, F failed, K not run`.
+ * output), one line per docs version, and last `samples run: N passed, F failed, K not run`
+ * (browser samples, run in Chromium by browser.ts, counted with the others).
  * Exit code: 0 when nothing failed, 1 when a block or file failed (or the packages are missing),
  * or with --run when a sample failed or a recording is stale, 2 on bad usage.
  */
@@ -50,7 +54,8 @@ import {RUN_CONCURRENCY, RUNNABLE_VERSIONS, runSamples, type RunJob, type RunOut
 import {checkSyntax, checkTypes, type Failure} from './typecheck.ts';
 
 /** The usage line, printed for `--help` and (on stderr) after bad arguments. */
-export const USAGE = 'Usage: tsx scripts/samples/check.ts [--root DIR] [--version X] [--run] [--record] [--list-not-run] [--only TEXT]';
+export const USAGE =
+  'Usage: tsx scripts/samples/check.ts [--root DIR] [--version X] [--run] [--record] [--list-not-run] [--only TEXT]… [--browser]';
 
 /** How many lines of a failing sample's output the report shows. */
 const TAIL_LINES = 12;
@@ -94,8 +99,10 @@ export interface CheckOptions {
   record?: boolean;
   /** List the samples that are not run, with their reasons. */
   listNotRun?: boolean;
-  /** Run only the samples whose page path (as printed) contains this text. */
-  onlyPages?: string;
+  /** Run only the samples whose page path (as printed) contains one of these texts. */
+  onlyPages?: readonly string[];
+  /** Run only the browser samples. */
+  browserOnly?: boolean;
 }
 
 /**
@@ -271,7 +278,14 @@ export async function run(root: string, options: CheckOptions = {}): Promise<num
   }
   if (!running) return typeCheckCode;
 
-  const selected = (plan: Plan) => options.onlyPages === undefined || plan.block.file.includes(options.onlyPages);
+  const onlyPages = options.onlyPages;
+  const partOfRun = onlyPages !== undefined || Boolean(options.browserOnly);
+  const selected = (plan: Plan) => {
+    if (onlyPages !== undefined && !onlyPages.some((text) => plan.block.file.includes(text))) return false;
+    if (!options.browserOnly) return true;
+    const decision = decisions.get(plan);
+    return decision?.run === true && decision.platform === 'browser';
+  };
   const jobs: RunJob[] = [];
   const jobPlans = new Map<RunJob, Plan>();
   for (const [plan, decision] of decisions) {
@@ -283,6 +297,8 @@ export async function run(root: string, options: CheckOptions = {}): Promise<num
       library,
       preludes: decision.preludes,
       server: decision.server,
+      platform: decision.platform,
+      events: decision.events,
       record: recordPath(plan.version, plan.pageInFolder, plan.name),
       label: `${plan.block.file}:${plan.block.line} ${plan.name}`,
     };
@@ -293,8 +309,10 @@ export async function run(root: string, options: CheckOptions = {}): Promise<num
   const {outcomes, environment: runEnvironment} = await runSamples(jobs, {root, record: Boolean(options.record)});
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const versionsRun = [...new Set(jobs.map((job) => job.version))];
+  const inBrowser = jobs.filter((job) => job.platform === 'browser').length;
   console.log(
-    `run: ${jobs.length} ${jobs.length === 1 ? 'sample' : 'samples'} of ${versionsRun.join(', ') || 'no version'}, ${RUN_CONCURRENCY} at a time, in ${seconds} s`,
+    `run: ${jobs.length} ${jobs.length === 1 ? 'sample' : 'samples'} of ${versionsRun.join(', ') || 'no version'} ` +
+      `(${jobs.length - inBrowser} in Node.js, ${inBrowser} in Chromium), ${RUN_CONCURRENCY} at a time, in ${seconds} s`,
   );
   for (const message of runEnvironment) console.log(`check-samples: ${message}`);
 
@@ -304,7 +322,7 @@ export async function run(root: string, options: CheckOptions = {}): Promise<num
 
   // Recordings no sample runs with any more: reported, or deleted with --record.
   let stale: string[] = [];
-  if (options.onlyPages === undefined) {
+  if (!partOfRun) {
     const expected = new Set<string>();
     for (const [plan, decision] of decisions) {
       if (decision.run) expected.add(recordPath(plan.version, plan.pageInFolder, plan.name));
@@ -329,7 +347,7 @@ export async function run(root: string, options: CheckOptions = {}): Promise<num
   const outcomeOf = new Map(outcomes.map((outcome) => [jobPlans.get(outcome.job)!, outcome]));
   for (const {version, dir} of folders) {
     const mine = plans.filter((plan) => plan.folder === dir && selected(plan));
-    const counts = {passed: 0, failed: 0, notRun: 0, standIn: 0};
+    const counts = {passed: 0, failed: 0, notRun: 0, standIn: 0, browserPassed: 0, browserFailed: 0};
     const reasons = new Map<NotRunKind, number>();
     for (const plan of mine) {
       const decision = decisions.get(plan)!;
@@ -339,16 +357,23 @@ export async function run(root: string, options: CheckOptions = {}): Promise<num
         continue;
       }
       if (decision.standIn) counts.standIn += 1;
-      if (outcomeOf.get(plan)?.passed) counts.passed += 1;
+      const passed = Boolean(outcomeOf.get(plan)?.passed);
+      if (passed) counts.passed += 1;
       else counts.failed += 1;
+      if (decision.platform === 'browser') {
+        if (passed) counts.browserPassed += 1;
+        else counts.browserFailed += 1;
+      }
     }
     const why = (Object.keys(NOT_RUN_LABELS) as NotRunKind[])
       .filter((kind) => reasons.has(kind))
       .map((kind) => `${NOT_RUN_LABELS[kind]} ${reasons.get(kind)}`)
       .join(', ');
     const standIn = counts.standIn > 0 ? `; ${counts.standIn} get adb from their own "declare const adb: Adb;" (run as prelude="adb")` : '';
+    const browserRun = counts.browserPassed + counts.browserFailed;
+    const inBrowser = browserRun > 0 ? ` (in Chromium: ${counts.browserPassed} passed, ${counts.browserFailed} failed)` : '';
     console.log(
-      `${version} (${display(dir)}/): run ${counts.passed + counts.failed}: ${counts.passed} passed, ${counts.failed} failed; ` +
+      `${version} (${display(dir)}/): run ${counts.passed + counts.failed}: ${counts.passed} passed, ${counts.failed} failed${inBrowser}; ` +
         `${counts.notRun} not run${why ? ` (${why})` : ''}${standIn}`,
     );
     runTotal.passed += counts.passed;
@@ -402,7 +427,16 @@ function removeEmptyFolders(dir: string): void {
  * @returns The exit code: that of `run`, 0 for `--help`, 2 for bad usage (usage on stderr).
  */
 export async function main(argv: readonly string[]): Promise<number> {
-  let values: {root?: string; version?: string; help?: boolean; run?: boolean; record?: boolean; 'list-not-run'?: boolean; only?: string};
+  let values: {
+    root?: string;
+    version?: string;
+    help?: boolean;
+    run?: boolean;
+    record?: boolean;
+    'list-not-run'?: boolean;
+    only?: string[];
+    browser?: boolean;
+  };
   try {
     ({values} = parseArgs({
       args: [...argv],
@@ -412,7 +446,8 @@ export async function main(argv: readonly string[]): Promise<number> {
         run: {type: 'boolean'},
         record: {type: 'boolean'},
         'list-not-run': {type: 'boolean'},
-        only: {type: 'string'},
+        only: {type: 'string', multiple: true},
+        browser: {type: 'boolean'},
         help: {type: 'boolean', short: 'h'},
       },
       strict: true,
@@ -436,6 +471,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     record: values.record,
     listNotRun: values['list-not-run'],
     onlyPages: values.only,
+    browserOnly: values.browser,
   });
 }
 

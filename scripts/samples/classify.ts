@@ -1,20 +1,22 @@
 /**
- * Which samples the runner runs, and why the others are not run: blocks that only declare types
- * (isTypeOnly), browser samples (browserApis: names only a browser has, found with the
- * type-checker), samples that need Google's ADB server (needsAdbServer), and the decision itself
- * (decideRun), which also picks the preludes a sample gets.
+ * Which samples the runner runs, where, and why the others are not run: blocks that only declare
+ * types (isTypeOnly), browser samples (browserApis: names only a browser has, found with the
+ * type-checker; they run in Chromium), samples that need Google's ADB server (needsAdbServer), and
+ * the decision itself (decideRun), which also picks the preludes a sample gets.
  */
 import ts from 'typescript';
-import type {SampleBlock, SampleMeta} from './extract.ts';
+import type {SampleBlock, SampleEvent, SampleMeta} from './extract.ts';
 import {standInPreludes} from './prelude.ts';
 
 /** Why a sample is not run; each is counted apart in the report. */
-export type NotRunKind = 'invalid' | 'partial' | 'type-check' | 'version' | 'norun' | 'type-only' | 'browser';
+export type NotRunKind = 'invalid' | 'partial' | 'type-check' | 'version' | 'norun' | 'type-only';
+
+/** Where a sample runs: its own Node.js process, or its own page in the run's Chromium. */
+export type Platform = 'node' | 'browser';
 
 /** How each NotRunKind is named in the report, in report order. */
 export const NOT_RUN_LABELS: Readonly<Record<NotRunKind, string>> = {
   'type-only': 'type-only',
-  browser: 'browser',
   partial: 'partial',
   norun: 'norun',
   version: 'other version',
@@ -30,8 +32,14 @@ export type RunDecision =
       preludes: string[];
       /** True when the preludes come from the block's own stand-in line, not from `prelude="…"`. */
       standIn: boolean;
-      /** True when the sample talks to Google's ADB server (see needsAdbServer). */
+      /** True when the sample talks to Google's ADB server (see needsAdbServer); never for a browser sample. */
       server: boolean;
+      /** `browser` when the sample uses a browser API (the `reason` of `browser`), else `node`. */
+      platform: Platform;
+      /** For a browser sample: what `browser` found (names, `JSX`), for the report. Empty for Node.js. */
+      browser: string[];
+      /** The input events of `event="…"` (browser samples only), empty without one. */
+      events: SampleEvent[];
     }
   | {run: false; kind: NotRunKind; reason: string};
 
@@ -56,15 +64,16 @@ export interface RunFacts {
 }
 
 /**
- * Decides whether the runner runs a block. In order, a block is not run when its meta is invalid,
- * it is `partial`, it failed the type-check, it shows another version's code (`version="X"`) or
- * its version has no runner yet, it says `norun="…"`, it only declares types, or it uses a
- * browser API (a `tsx` block counts as one: JSX needs a page to render into).
+ * Decides whether the runner runs a block, and where. In order, a block is not run when its meta
+ * is invalid, it is `partial`, it failed the type-check, it shows another version's code
+ * (`version="X"`) or its version has no runner yet, it says `norun="…"`, it only declares types,
+ * or it has `event="…"` but uses no browser API. A block that uses a browser API (a `tsx` block
+ * counts as one: JSX needs a page to render into) runs in Chromium, every other one in Node.js.
  *
  * @param facts What is known of the block (see RunFacts).
- * @returns `{run: true, preludes, standIn, server}` or `{run: false, kind, reason}`; `reason` is
- *   the text the report lists after the kind's label (`--list-not-run`): the meta's own reason for
- *   `partial` and `norun`, the names for `browser`.
+ * @returns `{run: true, preludes, standIn, server, platform, browser, events}` or
+ *   `{run: false, kind, reason}`; `reason` is the text the report lists after the kind's label
+ *   (`--list-not-run`): the meta's own reason for `partial` and `norun`.
  */
 export function decideRun(facts: RunFacts): RunDecision {
   const {block, meta} = facts;
@@ -79,10 +88,25 @@ export function decideRun(facts: RunFacts): RunDecision {
   }
   if (meta.norun !== undefined) return {run: false, kind: 'norun', reason: meta.norun};
   if (facts.typeOnly) return {run: false, kind: 'type-only', reason: 'it only declares types'};
-  const browser = block.lang === 'tsx' ? ['JSX', ...facts.browser] : facts.browser;
-  if (browser.length > 0) return {run: false, kind: 'browser', reason: `uses ${browser.join(', ')}`};
+  const browser = block.lang === 'tsx' ? ['JSX', ...facts.browser] : [...facts.browser];
+  const platform: Platform = browser.length > 0 ? 'browser' : 'node';
+  if (meta.events && platform === 'node') {
+    return {
+      run: false,
+      kind: 'invalid',
+      reason: 'event="…" drives a browser page, and this sample uses no browser API (it runs in Node.js)',
+    };
+  }
   const standIn = meta.prelude === undefined ? standInPreludes(block.code) : [];
-  return {run: true, preludes: meta.prelude ?? standIn, standIn: standIn.length > 0, server: needsAdbServer(block.code)};
+  return {
+    run: true,
+    preludes: meta.prelude ?? standIn,
+    standIn: standIn.length > 0,
+    server: platform === 'node' && needsAdbServer(block.code),
+    platform,
+    browser,
+    events: meta.events ?? [],
+  };
 }
 
 /**

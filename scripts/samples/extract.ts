@@ -51,8 +51,60 @@ export interface SampleMeta {
    * known preludes; check.ts does that.
    */
   prelude?: string[];
+  /**
+   * The input events given by `event="…"` (see parseEvents): what the runner does in a browser
+   * sample's page after its top-level code is done.
+   */
+  events?: SampleEvent[];
   /** Meta words that are present but malformed, as messages; a block with any of them fails. */
   problems: string[];
+}
+
+/**
+ * One input the runner gives a browser sample's page (fence meta `event="…"`), as a user would,
+ * with Playwright's trusted input (the page sees a user gesture):
+ * - `click` / `right-click`: the left / right button pressed and released at the centre of the
+ *   first element `target` (a CSS selector) matches: pointer and mouse events, then `click` /
+ *   `contextmenu`;
+ * - `wheel`: the mouse moved to the target's centre, then one wheel notch down (deltaY 100);
+ * - `press`: the key `key` (Playwright's names: `KeyA`, `Enter`, `Shift+KeyA`) pressed and released
+ *   in the page: `keydown`, `keypress` for a character, `keyup`;
+ * - `file`: the file input `target` gets one picked file named `name`, then `input` and `change`.
+ */
+export type SampleEvent =
+  | {action: 'click' | 'right-click' | 'wheel'; target: string}
+  | {action: 'press'; key: string}
+  | {action: 'file'; target: string; name: string};
+
+/**
+ * Reads the value of `event="…"`: events separated by `;`, each an action and its arguments
+ * (`click SELECTOR`, `right-click SELECTOR`, `wheel SELECTOR`, `press KEY`, `file SELECTOR NAME`).
+ *
+ * @param value The meta value, e.g. `click button` or `file input[type=file] app.apk; click #send`.
+ * @returns The events, in order, or `problem` (a message) when one is malformed: an unknown
+ *   action, a missing selector or key, a file without a name.
+ */
+export function parseEvents(value: string): {events: SampleEvent[]} | {problem: string} {
+  const events: SampleEvent[] = [];
+  for (const part of value.split(';')) {
+    const text = part.trim();
+    if (!text) continue;
+    const [action = '', ...rest] = text.split(/\s+/);
+    const argument = rest.join(' ');
+    if (action === 'click' || action === 'right-click' || action === 'wheel') {
+      if (!argument) return {problem: `event="${value}": ${action} needs a CSS selector, e.g. "${action} button"`};
+      events.push({action, target: argument});
+    } else if (action === 'press') {
+      if (rest.length !== 1) return {problem: `event="${value}": press needs one key, e.g. "press KeyA"`};
+      events.push({action, key: argument});
+    } else if (action === 'file') {
+      if (rest.length < 2) return {problem: `event="${value}": file needs a selector and a file name, e.g. "file input app.apk"`};
+      events.push({action, target: rest.slice(0, -1).join(' '), name: rest.at(-1)!});
+    } else {
+      return {problem: `event="${value}": unknown action "${action}" (click, right-click, wheel, press, file)`};
+    }
+  }
+  return events.length > 0 ? {events} : {problem: 'event needs at least one event, e.g. event="click button"'};
 }
 
 /** A page that is not valid MDX; position is 1-based, in the page. */
@@ -120,10 +172,10 @@ export function extractBlocks(mdxText: string, file: string): SampleBlock[] {
  * single-quoted or a bare word; other words (`title="…"`, `{1,3-4}`, `showLineNumbers`) are ignored.
  *
  * @param meta The meta string, e.g. `title="connect.ts" partial="needs an adb from the previous step"`.
- * @returns `partial` and `norun` (the trimmed reasons), `version`, and `prelude` (the names, in
- *   order, without duplicates) when present and well-formed; `problems` has a message for a
- *   `partial` or `norun` without a non-empty reason, a `version` without a value, and a `prelude`
- *   without a name.
+ * @returns `partial` and `norun` (the trimmed reasons), `version`, `prelude` (the names, in
+ *   order, without duplicates) and `events` (parseEvents of `event="…"`) when present and
+ *   well-formed; `problems` has a message for a `partial` or `norun` without a non-empty reason, a
+ *   `version` without a value, a `prelude` without a name, and a malformed `event`.
  */
 export function parseMeta(meta: string | null | undefined): SampleMeta {
   const result: SampleMeta = {problems: []};
@@ -144,6 +196,10 @@ export function parseMeta(meta: string | null | undefined): SampleMeta {
       const names = [...new Set((value ?? '').split(/[\s,]+/).filter(Boolean))];
       if (names.length > 0) result.prelude = names;
       else result.problems.push('prelude needs a name, e.g. prelude="adb"');
+    } else if (name === 'event') {
+      const parsed = parseEvents(value ?? '');
+      if ('events' in parsed) result.events = parsed.events;
+      else result.problems.push(parsed.problem);
     }
   }
   return result;

@@ -11,11 +11,10 @@ import {connect} from 'node:net';
 import {Readable} from 'node:stream';
 
 import {Adb, AdbDaemonTransport, AdbPacket, AdbPacketSerializeStream, type AdbCredentialStore, type AdbPrivateKey} from '@tango-v2/adb';
-import {AdbScrcpyClient, AdbScrcpyOptions3_1} from '@tango-v2/adb-scrcpy';
-import {DefaultServerPath} from '@tango-v2/scrcpy';
-import {Consumable, pipeFrom, StructDeserializeStream, WritableStream, type ReadableStream} from '@tango-v2/stream-extra';
+import {Consumable, pipeFrom, StructDeserializeStream, type ReadableStream} from '@tango-v2/stream-extra';
 
 import {SAMPLE_ENV} from './prelude.ts';
+import {closeClient, startClientOn, type SampleClient} from './prelude-scrcpy.ts';
 
 /** Reads a required variable of SAMPLE_ENV; throws when the runner did not set it. */
 function env(name: string): string {
@@ -68,26 +67,15 @@ export async function closeSampleAdb(adb: Adb): Promise<void> {
   await Promise.resolve(adb.close()).catch(() => undefined);
 }
 
-/** The Adb under each client startSampleClient made, closed with it. */
-const clientConnections = new WeakMap<object, Adb>();
-
 /**
- * The client prelude: a Scrcpy session on its own connection to the simulated device, as the
- * control samples take for granted. Server 3.1 (the file the runner put at DefaultServerPath),
- * audio off, control on; the video stream is read to its end in the background (as a reader's
- * player reads it), so that `videoStream.sizeChanged` fires and no unread stream stalls the
- * session; the clipboard stream, when the server has one, is read too.
+ * The client prelude: a Scrcpy session (prelude-scrcpy.ts startClientOn) on its own connection to
+ * the simulated device, as the control samples take for granted.
  *
  * @returns The started `AdbScrcpyClient`.
  * @throws What connectSampleAdb or `AdbScrcpyClient.start` throws (e.g. `AdbScrcpyExitedError`).
  */
-export async function startSampleClient(): Promise<AdbScrcpyClient<AdbScrcpyOptions3_1<true>>> {
-  const adb = await connectSampleAdb();
-  const client = await AdbScrcpyClient.start(adb, DefaultServerPath, new AdbScrcpyOptions3_1({audio: false}));
-  clientConnections.set(client, adb);
-  void client.videoStream.then((video) => video.stream.pipeTo(new WritableStream()).catch(() => undefined));
-  void client.clipboard?.pipeTo(new WritableStream()).catch(() => undefined);
-  return client;
+export async function startSampleClient(): Promise<SampleClient> {
+  return startClientOn(await connectSampleAdb());
 }
 
 /**
@@ -96,8 +84,7 @@ export async function startSampleClient(): Promise<AdbScrcpyClient<AdbScrcpyOpti
  *
  * @param client The client startSampleClient gave.
  */
-export async function closeSampleClient(client: AdbScrcpyClient<AdbScrcpyOptions3_1<true>>): Promise<void> {
-  await Promise.resolve(client.close()).catch(() => undefined);
-  const adb = clientConnections.get(client);
+export async function closeSampleClient(client: SampleClient): Promise<void> {
+  const adb = await closeClient(client);
   if (adb) await closeSampleAdb(adb);
 }

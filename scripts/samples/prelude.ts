@@ -10,6 +10,10 @@
  * Until the pages say `prelude="adb"`, a block's own `declare const adb: Adb;` line (the stand-in
  * the 2.0.0 pages use so that they compile) counts as that prelude at run time (`standInPreludes`).
  *
+ * The runtime the setup imports (`./prelude-runtime.mjs`) is prelude-runtime.ts in a Node.js
+ * sample's process, and prelude-browser.ts in a browser sample's page (browser.ts resolves it so):
+ * the same names, connected over TCP or over WebUSB.
+ *
  * This module has no imports: prelude-runtime.ts, which runs inside each sample's process, bundles
  * SAMPLE_ENV from it.
  */

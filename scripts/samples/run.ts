@@ -13,7 +13,9 @@
  * (a few milliseconds to make) on its own 127.0.0.1 port, which trusts the run's key; a sample that
  * talks to Google's ADB server (classify.ts needsAdbServer) gets the server on port 5037, started
  * if it was not running (and stopped at the end then), with one shared device `adb connect`ed;
- * those samples run one at a time.
+ * those samples run one at a time. Browser samples (classify.ts platform `browser`) run in the
+ * same two slots, each in its own page of one Chromium with its own device behind the WebUSB
+ * bridge (browser.ts).
  *
  * Every fresh device is a Pixel 7 on Android 14 (device/README.md) with the Scrcpy server 3.1
  * (the simulated server's stand-in file) already at DefaultServerPath, as after the docs' "Push
@@ -33,7 +35,9 @@ import {SimulatedDevice} from '../../device/src/device.ts';
 import {SHELL} from '../../device/src/fs.ts';
 import {standInServer} from '../../device/src/scrcpy/registry.ts';
 import {DEFAULT_SERVER_PATH} from '../../device/src/scrcpy/server.ts';
-import type {SampleBlock} from './extract.ts';
+import {browserSourceName, BrowserSamples, type BrowserJob} from './browser.ts';
+import type {Platform} from './classify.ts';
+import {SAMPLE_LANGS, type SampleBlock, type SampleEvent} from './extract.ts';
 import {PACKAGE_ROOT} from './libraries.ts';
 import {DEVICE_PRELUDES, SAMPLE_ENV, withRunPreludes} from './prelude.ts';
 import {compareRecord, formatRecord, normalizeOutput, type NormalizeContext} from './record.ts';
@@ -67,6 +71,10 @@ export interface RunJob {
   preludes: readonly string[];
   /** The sample talks to Google's ADB server. */
   server: boolean;
+  /** Where it runs: a Node.js process, or a page in the run's Chromium (browser.ts). */
+  platform: Platform;
+  /** For a browser sample: the input events the runner gives its page after its top-level code. */
+  events: readonly SampleEvent[];
   /** Its recording, relative to the site's root (record.ts recordPath). */
   record: string;
   /** How the report names it: `page:line title`. */
@@ -77,7 +85,10 @@ export interface RunJob {
 export interface RunOutcome {
   job: RunJob;
   passed: boolean;
-  /** The process's exit code; `null` when it was killed or never started. */
+  /**
+   * The process's exit code; `null` when it was killed or never started. A browser sample has 0
+   * when its page ran to the end without an uncaught error, 1 when it had one, `null` otherwise.
+   */
   exitCode: number | null;
   /** The signal that killed it, if any. */
   signal: NodeJS.Signals | null;
@@ -122,10 +133,24 @@ export async function runSamples(jobs: readonly RunJob[], options: RunOptions): 
   const environment: string[] = [];
   const started = Date.now();
   let adbServer: GoogleAdbServer | undefined;
+  let browser: BrowserSamples | undefined;
   const running = new Set<RunJob>();
   const guard = guardProcess(running, environment);
   try {
+    // Chromium starts and the browser samples are bundled while the Node.js samples are transpiled.
+    const browserJobs = jobs.flatMap((job, index): BrowserJob[] => (job.platform === 'browser' ? [browserJob(job, index)] : []));
+    const browserStart =
+      browserJobs.length > 0
+        ? BrowserSamples.start(browserJobs, workDir).then(
+            (started) => (browser = started),
+            (error: unknown) => {
+              environment.push(`Chromium: ${(error as Error).message}`);
+              return undefined;
+            },
+          )
+        : Promise.resolve(undefined);
     const built = await transpile(jobs, workDir);
+    await browserStart;
     const key = makeKey(workDir);
     let server: GoogleAdbServer | undefined;
     if (jobs.some((job) => job.server)) {
@@ -147,12 +172,17 @@ export async function runSamples(jobs: readonly RunJob[], options: RunOptions): 
       const context = {workDir, index, key, server, timeoutMs, now: started};
       running.add(job);
       try {
+        const failed = (error: unknown) => notStarted(job, `the runner could not set it up: ${(error as Error).message}`);
         const outcome =
-          'error' in build
-            ? notStarted(job, `esbuild: ${build.error}`)
-            : await execute(job, build.file, context, environment).catch((error: unknown) =>
-                notStarted(job, `the runner could not set it up: ${(error as Error).message}`),
-              );
+          job.platform === 'browser'
+            ? browser
+              ? await executeBrowser(job, browser, context).catch(failed)
+              : notStarted(job, `needs Chromium, which did not start (${environment.join('; ')})`)
+            : build === undefined
+              ? notStarted(job, 'not transpiled')
+              : 'error' in build
+                ? notStarted(job, `esbuild: ${build.error}`)
+                : await execute(job, build.file, context, environment).catch(failed);
         outcomes[index] = settle(outcome, options);
       } finally {
         running.delete(job);
@@ -167,6 +197,7 @@ export async function runSamples(jobs: readonly RunJob[], options: RunOptions): 
     return {outcomes, environment};
   } finally {
     await adbServer?.stop();
+    await browser?.close();
     guard.release();
     fs.rmSync(workDir, {recursive: true, force: true});
   }
@@ -221,25 +252,30 @@ function guardProcess(running: ReadonlySet<RunJob>, environment: string[]): {rel
   };
 }
 
-/** A sample's transpiled file, or why esbuild could not make it. */
-type Built = {file: string} | {error: string};
+/** A sample's transpiled file, or why esbuild could not make it; `undefined` for a browser sample (browser.ts bundles those). */
+type Built = {file: string} | {error: string} | undefined;
+
+/** The npm alias scope of a job's library (`@tango-v2`), or undefined when it is installed under its own name. */
+const scope = (job: RunJob | undefined) => (job?.library.kind === 'scope' ? job.library.scope : undefined);
 
 /**
- * Writes each job's source (withRunPreludes) to `<work>/src/<n>.ts` and transpiles them all, with
- * the prelude runtime, in one esbuild call into `<work>/out/s<n>.mjs`. When that call fails, each
- * is transpiled alone, so that the error lands on its own sample.
+ * Writes each Node.js job's source (withRunPreludes) to `<work>/src/<n>.ts` and transpiles them
+ * all, with the prelude runtime, in one esbuild call into `<work>/out/s<n>.mjs`. When that call
+ * fails, each is transpiled alone, so that the error lands on its own sample.
  */
-async function transpile(jobs: readonly RunJob[], workDir: string): Promise<Built[]> {
+async function transpile(allJobs: readonly RunJob[], workDir: string): Promise<Built[]> {
   const srcDir = path.join(workDir, 'src');
   const outDir = path.join(workDir, 'out');
   fs.mkdirSync(srcDir);
   const entries: Record<string, string> = {'prelude-runtime': PRELUDE_RUNTIME};
+  const jobs = allJobs.map((job) => (job.platform === 'node' ? job : undefined));
+  if (jobs.every((job) => job === undefined)) return jobs.map(() => undefined);
   jobs.forEach((job, index) => {
+    if (!job) return;
     const file = path.join(srcDir, `${index}.ts`);
     fs.writeFileSync(file, withRunPreludes(job.block.code, job.preludes, job.block.line, RUNTIME_SPECIFIER));
     entries[`s${index}`] = file;
   });
-  const scope = (job: RunJob | undefined) => (job?.library.kind === 'scope' ? job.library.scope : undefined);
   const build = (entryPoints: Record<string, string>, aliasScope: string | undefined) =>
     esbuild.build({
       entryPoints,
@@ -254,15 +290,16 @@ async function transpile(jobs: readonly RunJob[], workDir: string): Promise<Buil
       tsconfigRaw: {compilerOptions: {useDefineForClassFields: true, jsx: 'react-jsx'}},
       plugins: [importsPlugin(aliasScope)],
     });
-  const scopes = new Set(jobs.map(scope));
+  const scopes = new Set(jobs.filter((job) => job !== undefined).map(scope));
   try {
     if (scopes.size > 1) throw new Error('one esbuild call per alias scope');
-    await build(entries, scope(jobs[0]));
-    return jobs.map((_, index) => ({file: path.join(outDir, `s${index}.mjs`)}));
+    await build(entries, scope(jobs.find((job) => job !== undefined)));
+    return jobs.map((job, index) => (job ? {file: path.join(outDir, `s${index}.mjs`)} : undefined));
   } catch {
     await build({'prelude-runtime': PRELUDE_RUNTIME}, undefined).catch(() => undefined);
     return Promise.all(
       jobs.map(async (job, index): Promise<Built> => {
+        if (!job) return undefined;
         try {
           await build({[`s${index}`]: entries[`s${index}`]!}, scope(job));
           return {file: path.join(outDir, `s${index}.mjs`)};
@@ -323,8 +360,10 @@ function makeKey(workDir: string): RunKey {
 
 /**
  * A fresh simulated device for one sample (or the ADB server's): the default Pixel 7, trusting
- * the run's key, with the Scrcpy server stand-in (version 3.1, owned by shell as `adb push` leaves
- * it) at DefaultServerPath.
+ * the run's key and allowing any other key at once (the default dialog answers "always", as a
+ * phone whose owner taps "Allow": a browser sample's AdbWebCredentialStore makes its own key),
+ * with the Scrcpy server stand-in (version 3.1, owned by shell as `adb push` leaves it) at
+ * DefaultServerPath.
  */
 function makeDevice(key: RunKey): SimulatedDevice {
   const device = new SimulatedDevice({authorizedKeys: [key.publicKey]});
@@ -410,6 +449,52 @@ async function execute(job: RunJob, file: string, context: ExecuteContext, envir
   } finally {
     await device?.close();
   }
+}
+
+/** What browser.ts needs of a browser sample at position `index` of the run. */
+function browserJob(job: RunJob, index: number): BrowserJob {
+  return {
+    index,
+    code: job.block.code,
+    line: job.block.line,
+    extension: SAMPLE_LANGS[job.block.lang] ?? 'ts',
+    preludes: job.preludes,
+    events: job.events,
+    scope: scope(job),
+  };
+}
+
+/**
+ * Runs one browser sample in the run's Chromium (browser.ts) with its own device, and normalises
+ * what its page printed as execute does a process's output (its bundled source becomes its page).
+ */
+async function executeBrowser(job: RunJob, browser: BrowserSamples, context: ExecuteContext): Promise<RawOutcome> {
+  const sample = browserJob(job, context.index);
+  const result = await browser.execute(sample, {makeDevice: () => makeDevice(context.key), timeoutMs: context.timeoutMs});
+  const ports = [...result.ports, Number(new URL(browser.origin).port)];
+  const normalize = (text: string, frames: 'collapse' | 'first') =>
+    normalizeOutput(text, {
+      replacements: [
+        [path.join(context.workDir, 'web', browserSourceName(sample)), job.block.file],
+        [context.workDir, '<run>'],
+        [PACKAGE_ROOT, '<root>'],
+        [context.key.publicKey.split(' ')[0]!, '<public key>'],
+      ],
+      ports,
+      now: context.now,
+      frames,
+    } satisfies NormalizeContext);
+  const uncaught = result.problem?.startsWith('uncaught error') ?? false;
+  return {
+    job,
+    exitCode: result.problem === undefined ? 0 : uncaught ? 1 : null,
+    signal: null,
+    timedOut: result.timedOut,
+    output: formatRecord(normalize(result.stdout, 'collapse'), normalize(result.stderr, 'collapse')),
+    detail: formatRecord(normalize(result.stdout, 'first'), normalize(result.stderr, 'first')),
+    ...(result.problem ? {problem: result.problem} : {}),
+    durationMs: result.durationMs,
+  };
 }
 
 /**

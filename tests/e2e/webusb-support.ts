@@ -1,14 +1,17 @@
 /**
  * Support for the browser tests that run docs samples against the simulated device over WebUSB
- * (webusb-device.spec.ts): read a sample out of its MDX page, bundle it with the library version
- * the page documents, and serve it on 127.0.0.1.
+ * (webusb-device.spec.ts): read a sample out of its MDX page and bundle it with the library
+ * version the page documents. Serving and esbuild's browser options are the sample runner's
+ * (scripts/samples/web.ts), re-exported here.
  */
-import {build, type Plugin} from 'esbuild';
+import {build} from 'esbuild';
 import {readFileSync} from 'node:fs';
-import {createServer} from 'node:http';
 import path from 'node:path';
 
 import {extractBlocks, type SampleBlock} from '../../scripts/samples/extract.ts';
+import {BROWSER_BUILD, libraryAlias} from '../../scripts/samples/web.ts';
+
+export {htmlPage, serveFiles, type Served} from '../../scripts/samples/web.ts';
 
 /** The repository root (node_modules, docs/). */
 export const REPO = path.resolve(import.meta.dirname, '../..');
@@ -28,27 +31,8 @@ export function docsSample(page: string, title: string): SampleBlock {
 }
 
 /**
- * esbuild plugin: the sample's own `@yume-chan/<pkg>` imports resolve to `<scope>/<pkg>`, the npm
- * alias under which the documented version is installed (see LIBRARIES in src/versions/index.ts).
- * The packages' imports of each other resolve as npm installed them (each package's own
- * dependencies), as they would in a reader's app.
- */
-function aliasLibrary(scope: string, samplePath: string): Plugin {
-  return {
-    name: 'docs-library-alias',
-    setup(pluginBuild) {
-      pluginBuild.onResolve({filter: /^@yume-chan\//}, async (args) => {
-        if (args.importer !== samplePath) return undefined;
-        const target = args.path.replace(/^@yume-chan\//, `${scope}/`);
-        const resolved = await pluginBuild.resolve(target, {kind: args.kind, resolveDir: args.resolveDir});
-        return {path: resolved.path, errors: resolved.errors, warnings: resolved.warnings};
-      });
-    },
-  };
-}
-
-/**
- * Bundles a TypeScript sample for the browser (ES module, Chrome 120+).
+ * Bundles a TypeScript sample for the browser (ES module, Chrome 120+), its `@yume-chan/*`
+ * imports resolved to the version's alias.
  *
  * Input: the block, and the npm scope of its library (e.g. `@tango-v2`). Output: the bundle's
  * JavaScript. Errors: rejects with esbuild's errors when an import does not resolve or the code
@@ -56,62 +40,13 @@ function aliasLibrary(scope: string, samplePath: string): Plugin {
  */
 export async function bundleSample(block: SampleBlock, scope: string): Promise<string> {
   const sampleName = `${block.file}:${block.line}`;
+  // esbuild names the stdin module `<resolveDir>/<sourcefile>` when it imports.
+  const samplePath = path.join(REPO, sampleName);
   const result = await build({
+    ...BROWSER_BUILD,
     stdin: {contents: block.code, loader: 'ts', resolveDir: REPO, sourcefile: sampleName},
-    bundle: true,
     write: false,
-    format: 'esm',
-    platform: 'browser',
-    target: 'chrome120',
-    logLevel: 'silent',
-    // esbuild names the stdin module `<resolveDir>/<sourcefile>` when it imports.
-    plugins: [aliasLibrary(scope, path.join(REPO, sampleName))],
+    plugins: [libraryAlias(scope, (importer) => importer === samplePath)],
   });
   return result.outputFiles[0]!.text;
-}
-
-/** One file the test server answers with. */
-export interface Served {
-  type: string;
-  body: string;
-}
-
-/**
- * Serves fixed files on 127.0.0.1 (a secure context for Chromium, as `localhost` is: WebUSB,
- * WebCrypto and IndexedDB work). Unknown paths answer 404.
- *
- * Input: the files by path (`/`, `/sample.js`). Output: the origin (`http://127.0.0.1:PORT`) and
- * `close()`. Errors: rejects when no port can be bound.
- */
-export async function serveFiles(files: Readonly<Record<string, Served>>): Promise<{origin: string; close(): Promise<void>}> {
-  const server = createServer((request, response) => {
-    const file = files[new URL(request.url ?? '/', 'http://127.0.0.1').pathname];
-    if (!file) {
-      response.writeHead(404, {'content-type': 'text/plain'}).end('not found');
-      return;
-    }
-    response.writeHead(200, {'content-type': file.type, 'cache-control': 'no-store'}).end(file.body);
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : 0;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-/** An HTML page: a title and a body of `body` (trusted markup); an empty icon, so that Chromium asks for no /favicon.ico. */
-export function htmlPage(title: string, body: string): Served {
-  return {
-    type: 'text/html; charset=utf-8',
-    body: `<!doctype html>\n<html lang="en">\n<head><meta charset="utf-8"><link rel="icon" href="data:,"><title>${title}</title></head>\n<body>\n${body}\n</body>\n</html>\n`,
-  };
 }

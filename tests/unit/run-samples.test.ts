@@ -1,8 +1,8 @@
 /**
- * The sample runner's own logic (scripts/samples/: prelude.ts, classify.ts, record.ts, run.ts and
- * the --run path of check.ts): meta words, prelude insertion, which samples run and why not,
- * recording names, normalisation, comparison, and one small site run end to end against the
- * simulated device.
+ * The sample runner's own logic (scripts/samples/: prelude.ts, classify.ts, record.ts, run.ts,
+ * browser.ts and the --run path of check.ts): meta words, prelude insertion, which samples run,
+ * where, and why not, recording names, normalisation, comparison, the browser side's pure parts,
+ * and one small site run end to end against the simulated device, in Node.js and in Chromium.
  */
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,8 +13,10 @@ import {fileURLToPath} from 'node:url';
 import ts from 'typescript';
 import {LIBRARIES} from '../../src/versions/index.ts';
 import {main} from '../../scripts/samples/check.ts';
+import {describeEvent, formatConsoleLine, mapStackFrames, pageMarkup, sampleFile} from '../../scripts/samples/browser.ts';
 import {browserApis, decideRun, isTypeOnly, needsAdbServer, type RunFacts} from '../../scripts/samples/classify.ts';
-import {parseMeta, type SampleBlock} from '../../scripts/samples/extract.ts';
+import {parseEvents, parseMeta, type SampleBlock} from '../../scripts/samples/extract.ts';
+import {parseApk} from '../../device/src/apk.ts';
 import {preludeProblems, standInPreludes, withRunPreludes, withTypePreludes} from '../../scripts/samples/prelude.ts';
 import {compareRecord, formatRecord, normalizeOutput, recordNames, recordPath} from '../../scripts/samples/record.ts';
 import {caughtReferenceError} from '../../scripts/samples/run.ts';
@@ -38,6 +40,64 @@ test('parseMeta reads norun and prelude, and reports them without a value', () =
   assert.match(parseMeta('norun=""').problems[0]!, /^norun needs a reason/);
   assert.match(parseMeta('norun').problems[0]!, /^norun needs a reason/);
   assert.match(parseMeta('prelude=" "').problems[0]!, /^prelude needs a name/);
+  assert.deepEqual(parseMeta('title="x.ts" event="click button"'), {events: [{action: 'click', target: 'button'}], problems: []});
+  assert.match(parseMeta('event="tap button"').problems[0]!, /^event="tap button": unknown action "tap"/);
+});
+
+test('parseEvents: actions and their arguments, several separated by ";", and what is malformed', () => {
+  assert.deepEqual(
+    parseEvents('click #devices button ; press Shift+KeyA;wheel canvas; right-click canvas; file input[type=file] app.apk'),
+    {
+      events: [
+        {action: 'click', target: '#devices button'},
+        {action: 'press', key: 'Shift+KeyA'},
+        {action: 'wheel', target: 'canvas'},
+        {action: 'right-click', target: 'canvas'},
+        {action: 'file', target: 'input[type=file]', name: 'app.apk'},
+      ],
+    },
+  );
+  const problem = (value: string) => {
+    const parsed = parseEvents(value);
+    return 'problem' in parsed ? parsed.problem : 'ok';
+  };
+  assert.match(problem('click'), /click needs a CSS selector/);
+  assert.match(problem('press'), /press needs one key/);
+  assert.match(problem('press a b'), /press needs one key/);
+  assert.match(problem('file app.apk'), /file needs a selector and a file name/);
+  assert.match(problem(' ; '), /^event needs at least one event/);
+  assert.equal(describeEvent({action: 'file', target: 'input', name: 'a.apk'}), '"file input a.apk"');
+  assert.equal(describeEvent({action: 'press', key: 'KeyA'}), '"press KeyA"');
+  assert.equal(describeEvent({action: 'wheel', target: 'canvas'}), '"wheel canvas"');
+});
+
+test('browser side: page markup from "// HTML:" lines, picked files, console lines, stack frames', () => {
+  assert.equal(
+    pageMarkup('// HTML: <canvas></canvas>\nconst c = 1; // HTML: not at the start\n  //HTML:<div id="a"></div>  \n'),
+    '<canvas></canvas>\n<div id="a"></div>',
+  );
+  assert.equal(pageMarkup('// The canvas your player draws into\nconst canvas = document.querySelector("canvas");'), '');
+
+  const apk = sampleFile('app-release.apk');
+  assert.equal(apk.mimeType, 'application/vnd.android.package-archive');
+  assert.equal(parseApk(new Uint8Array(apk.buffer))?.packageName, 'com.example.app');
+  assert.deepEqual(sampleFile('notes.txt'), {name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('Hello from Tango\n')});
+
+  // Node's console formatting: strings bare at the top level, quoted inside arrays; format specifiers.
+  assert.equal(formatConsoleLine(['decodable codecs:', ['av1', 'h264']], 'x'), "decodable codecs: [ 'av1', 'h264' ]");
+  assert.equal(formatConsoleLine(['%s has %d', 'Pixel 7', 8, {a: 1n}], 'x'), 'Pixel 7 has 8 { a: 1n }');
+  assert.equal(formatConsoleLine([], ''), '');
+  assert.equal(formatConsoleLine(undefined, 'JSHandle@node'), 'JSHandle@node');
+
+  const origin = 'http://127.0.0.1:4000';
+  const text = `Error: boom\n    at connect (${origin}/out/b3.js:120:7)\n    at ${origin}/out/chunk-AB12.js:5:1\n    at http://127.0.0.1:5000/out/b3.js:1:1`;
+  const mapped = mapStackFrames(text, origin, (file, line, column) =>
+    file === '/out/b3.js' ? {file: '/run/web/b3.ts', line: line - 100, column} : undefined,
+  );
+  assert.equal(
+    mapped,
+    `Error: boom\n    at connect (/run/web/b3.ts:20:7)\n    at ${origin}/out/chunk-AB12.js:5:1\n    at http://127.0.0.1:5000/out/b3.js:1:1`,
+  );
 });
 
 test('a "declare const adb: Adb;" line stands for the adb prelude; other stand-ins do not', () => {
@@ -53,7 +113,7 @@ test('a "declare const adb: Adb;" line stands for the adb prelude; other stand-i
 test('preludeProblems wants a known name, no declaration of its own and a visible comment line', () => {
   const good = '// adb: an Adb connected to your device (see "Connect to a device")\nconsole.log(await adb.getProp("ro.product.model"));';
   assert.deepEqual(preludeProblems(['adb'], good), []);
-  assert.match(preludeProblems(['nope'], good)[0]!, /^prelude="nope" is not a known prelude \(adb\)/);
+  assert.match(preludeProblems(['nope'], good)[0]!, /^prelude="nope" is not a known prelude \(adb, client\)/);
   const declared = preludeProblems(['adb'], `declare const adb: Adb;\n${good}`);
   assert.equal(declared.length, 1);
   assert.match(declared[0]!, /supplies adb: remove the block's own declaration/);
@@ -96,7 +156,7 @@ const facts = (overrides: Partial<RunFacts> & {code?: string}): RunFacts => ({
   ...overrides,
 });
 
-test('decideRun: the reasons not to run, in order, and the preludes and server of a sample that runs', () => {
+test('decideRun: the reasons not to run, in order, and the preludes, server and platform of a sample that runs', () => {
   const reason = (overrides: Partial<RunFacts> & {code?: string}) => {
     const decision = decideRun(facts(overrides));
     return decision.run ? 'run' : `${decision.kind}: ${decision.reason}`;
@@ -114,23 +174,43 @@ test('decideRun: the reasons not to run, in order, and the preludes and server o
   assert.equal(reason({version: '0.0.24', target: '0.0.24'}), 'version: the runner has no setup for version 0.0.24 yet');
   assert.equal(reason({meta: {norun: 'waits for Ctrl+C', problems: []}, typeOnly: true}), 'norun: waits for Ctrl+C');
   assert.equal(reason({typeOnly: true, browser: ['document']}), 'type-only: it only declares types');
-  assert.equal(reason({browser: ['document', 'window']}), 'browser: uses document, window');
-  assert.equal(reason({block: {code: 'export const A = () => null;', lang: 'tsx'}}), 'browser: uses JSX');
+  const click = [{action: 'click' as const, target: 'button'}];
+  assert.match(
+    reason({meta: {events: click, problems: []}}),
+    /^invalid: event="…" drives a browser page, and this sample uses no browser API/,
+  );
 
+  const node = {server: false, platform: 'node', browser: [], events: []};
   assert.deepEqual(decideRun(facts({code: 'declare const adb: Adb;\nawait adb.getProp("x");'})), {
     run: true,
     preludes: ['adb'],
     standIn: true,
-    server: false,
+    ...node,
   });
   assert.deepEqual(decideRun(facts({meta: {prelude: ['adb'], problems: []}, code: '// adb: from above\nawait adb.getProp("x");'})), {
     run: true,
     preludes: ['adb'],
     standIn: false,
-    server: false,
+    ...node,
   });
   const server = decideRun(facts({code: 'new AdbServerClient(new AdbServerNodeTcpConnector({host: "127.0.0.1", port: 5037}));'}));
-  assert.deepEqual(server, {run: true, preludes: [], standIn: false, server: true});
+  assert.deepEqual(server, {run: true, preludes: [], standIn: false, ...node, server: true});
+
+  // Browser samples run in Chromium, with their events; never with Google's ADB server.
+  assert.deepEqual(
+    decideRun(facts({browser: ['document', 'window'], meta: {events: click, problems: []}, code: 'fetch("http://x:5037")'})),
+    {
+      run: true,
+      preludes: [],
+      standIn: false,
+      server: false,
+      platform: 'browser',
+      browser: ['document', 'window'],
+      events: click,
+    },
+  );
+  const jsx = decideRun(facts({block: {code: 'export const A = () => null;', lang: 'tsx'}}));
+  assert.deepEqual(jsx.run && [jsx.platform, jsx.browser], ['browser', ['JSX']]);
 });
 
 test('needsAdbServer: port 5037, the Node.js server connector, or the adb command', () => {
@@ -303,7 +383,19 @@ test('--run: a small site against the simulated device, recorded, compared, and 
     fence('title="stand-in.ts"', 'declare const client: { getVersion(): Promise<number> };\n\nconsole.log(await client.getVersion());'),
     fence('title="forever.ts" norun="runs until it is stopped"', 'setInterval(() => {}, 1000);'),
     fence('title="types.ts"', 'import type { Adb } from "@yume-chan/adb";\n\nexport type Model = Awaited<ReturnType<Adb["getProp"]>>;'),
-    fence('title="page.ts"', 'document.title = "Tango";'),
+    fence(
+      'title="page.ts" event="click button"',
+      [
+        'const button = document.createElement("button");',
+        'button.addEventListener("click", async () => {',
+        '    const device = await navigator.usb.requestDevice({ filters: [] });',
+        '    console.log("picked", [device.productName]);',
+        '});',
+        'document.body.append(button);',
+        'console.warn("ready");',
+      ].join('\n'),
+    ),
+    fence('title="throws.ts"', 'document.title = "x";\nthrow new Error("boom");'),
     '',
   ].join('\n\n');
   const root = makeTree({'docs/samples.mdx': page, 'samples/recorded/2.0.0/old/gone.txt': 'stale\n'});
@@ -320,16 +412,24 @@ test('--run: a small site against the simulated device, recorded, compared, and 
   const text = output.join('\n');
   assert.match(text, /(?:^|\/)docs\/samples\.mdx:\d+ forever\.ts: not run \(norun\): runs until it is stopped$/m);
   assert.match(text, /(?:^|\/)docs\/samples\.mdx:\d+ types\.ts: not run \(type-only\): it only declares types$/m);
-  assert.match(text, /(?:^|\/)docs\/samples\.mdx:\d+ page\.ts: not run \(browser\): uses document$/m);
   assert.match(text, /(?:^|\/)docs\/samples\.mdx:\d+ never\.ts: exit code 13: a top-level await never settled/m);
   assert.match(text, /(?:^|\/)docs\/samples\.mdx:\d+ stand-in\.ts: exit code 1 \(error at line \d+\)$/m);
   assert.match(text, /^ {4}\| ReferenceError: client is not defined$/m);
+  // The browser samples: a click with a user gesture (the picker answered), and an uncaught error at its page line.
+  assert.equal(record('page.ts'), "picked [ 'Pixel 7' ]\n--- stderr ---\nready\n");
+  const throwsAt = page.split('\n').findIndex((line) => line === 'throw new Error("boom");') + 1;
+  assert.match(
+    text,
+    new RegExp(`docs/samples\\.mdx:\\d+ throws\\.ts: uncaught error in the page: Error: boom \\(error at line ${throwsAt}\\)$`, 'm'),
+  );
+  assert.match(text, new RegExp(`^ {4}\\| {5}at .*docs/samples\\.mdx:${throwsAt}:\\d+`, 'm'));
   assert.match(text, /^samples\/recorded\/2\.0\.0\/old\/gone\.txt: deleted/m);
   assert.match(
     text,
-    /^2\.0\.0 \(.*docs\/\): run 4: 2 passed, 2 failed; 3 not run \(type-only 1, browser 1, norun 1\); 1 get adb from their own "declare const adb: Adb;"/m,
+    /^2\.0\.0 \(.*docs\/\): run 6: 3 passed, 3 failed \(in Chromium: 1 passed, 1 failed\); 2 not run \(type-only 1, norun 1\); 1 get adb from their own "declare const adb: Adb;"/m,
   );
-  assert.match(text, /^samples run: 2 passed, 2 failed, 3 not run$/m);
+  assert.match(text, /^samples run: 3 passed, 3 failed, 2 not run$/m);
+  assert.match(text, /^run: 6 samples of 2\.0\.0 \(4 in Node\.js, 2 in Chromium\), 2 at a time, in [\d.]+ s$/m);
 
   // Compared, not written: a changed recording fails, with the first difference.
   output.length = 0;
