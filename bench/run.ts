@@ -6,6 +6,9 @@
  * 2. Page weight (bench/weight.ts), 3. Lighthouse (bench/lighthouse.ts), 4. Search
  *    (bench/search.ts), all against build/ served with gzip.
  * 5. Simulated device (bench/device.ts): handshake, shell round trip and sync throughput.
+ * 6. Sample runner (bench/samples.ts): the 2.0.0 type-check and run as npm test does it.
+ * 6. Sample first (bench/sample-first.ts): words of prose before the first sample of each page of
+ *    the current version (issue #25), from the pages themselves.
  *
  * Not part of `npm test`: the figures depend on the machine. Run it on an otherwise idle machine
  * (other processes inflate Lighthouse's blocking time and the build time).
@@ -15,7 +18,9 @@
 import {buildFigures} from './build.ts';
 import {deviceFigures} from './device.ts';
 import {report} from './lib.ts';
+import {samplesFigures} from './samples.ts';
 import {lighthouseFigures} from './lighthouse.ts';
+import {sampleFirstFigures} from './sample-first.ts';
 import {searchFigures} from './search.ts';
 import {weightFigures} from './weight.ts';
 
@@ -26,6 +31,8 @@ const steps: [title: string, run: () => Promise<import('./lib.ts').Figure[]>][] 
   ['Lighthouse, mobile (served with gzip)', lighthouseFigures],
   ['Search', searchFigures],
   ['Simulated device (through @yume-chan/adb 2.0.1)', deviceFigures],
+  ['Sample runner (2.0.0, simulated device)', samplesFigures],
+  ['Sample first: words before the first sample, current version', sampleFirstFigures],
 ];
 
 let ok = true;

@@ -49,7 +49,7 @@ export const PRELUDES: Readonly<Record<string, Prelude>> = {
   },
   client: {
     name: 'client',
-    description: 'an AdbScrcpyClient started as in "Start the server", whose video your player reads',
+    description: 'an AdbScrcpyClient started as in "Start server", whose video your player reads',
     declaration:
       'declare const client: import("@yume-chan/adb-scrcpy").AdbScrcpyClient<import("@yume-chan/adb-scrcpy").AdbScrcpyOptions3_1<true>>;',
     setup: (runtime) =>
@@ -110,7 +110,7 @@ export function preludeProblems(names: readonly string[], code: string): string[
     if (!new RegExp(`^[ \\t]*//.*${identifier(name)}`, 'm').test(code)) {
       problems.push(
         `prelude="${name}" hides where ${name} comes from: add a visible comment line naming it, ` +
-          `e.g. // ${name}: ${PRELUDES[name]!.description} (see "Connect to a device")`,
+          `e.g. // ${name}: ${PRELUDES[name]!.description} (see "Quick start")`,
       );
     }
   }
