@@ -50,7 +50,7 @@ import {extractBlocks, MdxParseError, parseMeta, SAMPLE_LANGS, siteFolders, type
 import {PACKAGE_ROOT} from './libraries.ts';
 import {preludeProblems} from './prelude.ts';
 import {RECORD_FOLDER, recordNames, recordPath} from './record.ts';
-import {RUN_CONCURRENCY, RUNNABLE_VERSIONS, runSamples, type RunJob, type RunOutcome} from './run.ts';
+import {BROWSER_VERSIONS, DEFAULT_RUN_VERSIONS, RUN_CONCURRENCY, RUNNABLE_VERSIONS, runSamples, type RunJob, type RunOutcome} from './run.ts';
 import {checkSyntax, checkTypes, type Failure} from './typecheck.ts';
 
 /** The usage line, printed for `--help` and (on stderr) after bad arguments. */
@@ -262,7 +262,8 @@ export async function run(root: string, options: CheckOptions = {}): Promise<num
         meta: plan.meta,
         version: plan.version,
         target: plan.kind === 'types' || plan.kind === 'syntax' ? plan.target : (plan.meta.version ?? plan.version),
-        runnable: RUNNABLE_VERSIONS,
+        runnable: options.version === undefined ? DEFAULT_RUN_VERSIONS : RUNNABLE_VERSIONS,
+        browserRunnable: BROWSER_VERSIONS,
         invalid: plan.kind === 'invalid',
         failedTypeCheck: failedBlocks.has(plan.block),
         typeOnly: parsed,
@@ -327,7 +328,8 @@ export async function run(root: string, options: CheckOptions = {}): Promise<num
     for (const [plan, decision] of decisions) {
       if (decision.run) expected.add(recordPath(plan.version, plan.pageInFolder, plan.name));
     }
-    const versions = [...new Set(folders.map(({version}) => version))].filter((version) => RUNNABLE_VERSIONS.includes(version));
+    const ran = options.version === undefined ? DEFAULT_RUN_VERSIONS : RUNNABLE_VERSIONS;
+    const versions = [...new Set(folders.map(({version}) => version))].filter((version) => ran.includes(version));
     stale = versions
       .flatMap((version) => listFiles(path.join(root, RECORD_FOLDER, version)))
       .map((file) => path.relative(root, file).split(path.sep).join('/'));

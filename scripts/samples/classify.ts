@@ -9,7 +9,7 @@ import type {SampleBlock, SampleEvent, SampleMeta} from './extract.ts';
 import {standInPreludes} from './prelude.ts';
 
 /** Why a sample is not run; each is counted apart in the report. */
-export type NotRunKind = 'invalid' | 'partial' | 'type-check' | 'version' | 'norun' | 'type-only';
+export type NotRunKind = 'invalid' | 'partial' | 'type-check' | 'version' | 'norun' | 'type-only' | 'browser';
 
 /** Where a sample runs: its own Node.js process, or its own page in the run's Chromium. */
 export type Platform = 'node' | 'browser';
@@ -21,6 +21,7 @@ export const NOT_RUN_LABELS: Readonly<Record<NotRunKind, string>> = {
   norun: 'norun',
   version: 'other version',
   'type-check': 'type-check failed',
+  browser: 'browser',
   invalid: 'bad meta',
 };
 
@@ -51,8 +52,10 @@ export interface RunFacts {
   version: string;
   /** The version the block is checked as (`version="…"`, else the page's). */
   target: string;
-  /** The versions the runner can run (RUNNABLE_VERSIONS in run.ts). */
+  /** The versions this run runs (a subset of RUNNABLE_VERSIONS in run.ts). */
   runnable: readonly string[];
+  /** The versions whose browser samples run in Chromium (BROWSER_VERSIONS in run.ts). */
+  browserRunnable: readonly string[];
   /** The block's meta is malformed (check.ts already reports it). */
   invalid: boolean;
   /** The block failed the type-check (or was not type-checked because its meta is invalid). */
@@ -84,12 +87,19 @@ export function decideRun(facts: RunFacts): RunDecision {
     return {run: false, kind: 'version', reason: `it shows version ${facts.target}'s code (version="${facts.target}")`};
   }
   if (!facts.runnable.includes(facts.version)) {
-    return {run: false, kind: 'version', reason: `the runner has no setup for version ${facts.version} yet`};
+    return {run: false, kind: 'version', reason: `this run leaves out version ${facts.version} (run it with --run --version ${facts.version})`};
   }
   if (meta.norun !== undefined) return {run: false, kind: 'norun', reason: meta.norun};
   if (facts.typeOnly) return {run: false, kind: 'type-only', reason: 'it only declares types'};
   const browser = block.lang === 'tsx' ? ['JSX', ...facts.browser] : [...facts.browser];
   const platform: Platform = browser.length > 0 ? 'browser' : 'node';
+  if (platform === 'browser' && !facts.browserRunnable.includes(facts.version)) {
+    return {
+      run: false,
+      kind: 'browser',
+      reason: `a browser sample: Chromium runs ${facts.browserRunnable.join(', ')}'s only (the browser preludes connect with the 2.x WebUSB packages)`,
+    };
+  }
   if (meta.events && platform === 'node') {
     return {
       run: false,

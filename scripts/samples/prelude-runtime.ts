@@ -1,7 +1,7 @@
 /**
- * The adb and client preludes at run time, for 2.0.0 samples: runs inside each sample's own Node.js process
- * (run.ts transpiles it beside the samples, as `prelude-runtime.mjs`), connects `@yume-chan/adb`
- * 2.0.x (the `@tango-v2/adb` alias, the package the sample's own imports are rewritten to) to the
+ * The adb and client preludes at run time: runs inside each sample's own Node.js process (run.ts
+ * transpiles it beside the samples of each docs version, as `prelude-runtime.mjs`), connects the
+ * version's `@yume-chan/adb` (the package the sample's own imports are mapped to) to the
  * simulated device with `AdbDaemonTransport` over a `node:net` socket, as a reader's Node.js
  * program does after `adb tcpip`. Where the device is comes from the environment (SAMPLE_ENV).
  */
@@ -10,8 +10,11 @@ import {readFileSync} from 'node:fs';
 import {connect} from 'node:net';
 import {Readable} from 'node:stream';
 
-import {Adb, AdbDaemonTransport, AdbPacket, AdbPacketSerializeStream, type AdbCredentialStore, type AdbPrivateKey} from '@tango-v2/adb';
-import {Consumable, pipeFrom, StructDeserializeStream, type ReadableStream} from '@tango-v2/stream-extra';
+// `@yume-chan/*`, not an alias: run.ts builds this file once per docs version and maps these
+// imports to that version's library, as it does the samples' own (AdbDaemonTransport.authenticate
+// and the packet streams are the same in 0.0.24, 1.x and 2.0.x).
+import {Adb, AdbDaemonTransport, AdbPacket, AdbPacketSerializeStream, type AdbCredentialStore, type AdbPrivateKey} from '@yume-chan/adb';
+import {Consumable, pipeFrom, StructDeserializeStream, type ReadableStream} from '@yume-chan/stream-extra';
 
 import {SAMPLE_ENV} from './prelude.ts';
 import {closeClient, startClientOn, type SampleClient} from './prelude-scrcpy.ts';

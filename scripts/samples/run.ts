@@ -43,7 +43,17 @@ import {DEVICE_PRELUDES, SAMPLE_ENV, withRunPreludes} from './prelude.ts';
 import {compareRecord, formatRecord, normalizeOutput, type NormalizeContext} from './record.ts';
 
 /** The docs versions the runner has a setup for (a prelude runtime and a library it runs). */
-export const RUNNABLE_VERSIONS: readonly string[] = ['2.0.0'];
+export const RUNNABLE_VERSIONS: readonly string[] = ['2.0.0', '1.1.0', '1.0.0', '0.0.24'];
+
+/**
+ * The versions `--run` runs without `--version` (what npm test runs): the current version. The
+ * older versions' samples run with `--run --version X`; they are left out of npm test to keep it
+ * within CI's time budget (each takes about as long as 2.0.0's).
+ */
+export const DEFAULT_RUN_VERSIONS: readonly string[] = ['2.0.0'];
+
+/** The versions whose browser samples run in Chromium (prelude-browser.ts connects with the 2.x packages). */
+export const BROWSER_VERSIONS: readonly string[] = ['2.0.0'];
 
 /** How long a sample may run before it is killed and fails, in milliseconds. */
 export const RUN_TIMEOUT_MS = 15_000;
@@ -259,79 +269,85 @@ type Built = {file: string} | {error: string} | undefined;
 const scope = (job: RunJob | undefined) => (job?.library.kind === 'scope' ? job.library.scope : undefined);
 
 /**
- * Writes each Node.js job's source (withRunPreludes) to `<work>/src/<n>.ts` and transpiles them
- * all, with the prelude runtime, in one esbuild call into `<work>/out/s<n>.mjs`. When that call
- * fails, each is transpiled alone, so that the error lands on its own sample.
+ * Writes each Node.js job's source (withRunPreludes) to `<work>/src/<n>.ts` and transpiles them,
+ * one esbuild call per docs version (each with its own copy of the prelude runtime, built against
+ * that version's library), into `<work>/out/<version>/s<n>.mjs`. When a version's call fails, each
+ * of its samples is transpiled alone, so that the error lands on its own sample.
  */
 async function transpile(allJobs: readonly RunJob[], workDir: string): Promise<Built[]> {
   const srcDir = path.join(workDir, 'src');
-  const outDir = path.join(workDir, 'out');
   fs.mkdirSync(srcDir);
-  const entries: Record<string, string> = {'prelude-runtime': PRELUDE_RUNTIME};
   const jobs = allJobs.map((job) => (job.platform === 'node' ? job : undefined));
-  if (jobs.every((job) => job === undefined)) return jobs.map(() => undefined);
+  const built: Built[] = jobs.map(() => undefined);
+  const versions = new Map<string, number[]>();
   jobs.forEach((job, index) => {
     if (!job) return;
     const file = path.join(srcDir, `${index}.ts`);
     fs.writeFileSync(file, withRunPreludes(job.block.code, job.preludes, job.block.line, RUNTIME_SPECIFIER));
-    entries[`s${index}`] = file;
+    versions.set(job.version, [...(versions.get(job.version) ?? []), index]);
   });
-  const build = (entryPoints: Record<string, string>, aliasScope: string | undefined) =>
-    esbuild.build({
-      entryPoints,
-      outdir: outDir,
-      outExtension: {'.js': '.mjs'},
-      bundle: true,
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
-      sourcemap: 'inline',
-      logLevel: 'silent',
-      tsconfigRaw: {compilerOptions: {useDefineForClassFields: true, jsx: 'react-jsx'}},
-      plugins: [importsPlugin(aliasScope)],
-    });
-  const scopes = new Set(jobs.filter((job) => job !== undefined).map(scope));
-  try {
-    if (scopes.size > 1) throw new Error('one esbuild call per alias scope');
-    await build(entries, scope(jobs.find((job) => job !== undefined)));
-    return jobs.map((job, index) => (job ? {file: path.join(outDir, `s${index}.mjs`)} : undefined));
-  } catch {
-    await build({'prelude-runtime': PRELUDE_RUNTIME}, undefined).catch(() => undefined);
-    return Promise.all(
-      jobs.map(async (job, index): Promise<Built> => {
-        if (!job) return undefined;
-        try {
-          await build({[`s${index}`]: entries[`s${index}`]!}, scope(job));
-          return {file: path.join(outDir, `s${index}.mjs`)};
-        } catch (error) {
-          const messages = (error as esbuild.BuildFailure).errors ?? [];
-          const first = messages[0];
-          return {error: first ? `${first.text}${first.location ? ` (line ${first.location.line})` : ''}` : String(error)};
-        }
-      }),
-    );
+  for (const [version, indexes] of versions) {
+    const library = jobs[indexes[0]!]!.library;
+    const outDir = path.join(workDir, 'out', version);
+    const build = (entryPoints: Record<string, string>) =>
+      esbuild.build({
+        entryPoints,
+        outdir: outDir,
+        outExtension: {'.js': '.mjs'},
+        bundle: true,
+        format: 'esm',
+        platform: 'node',
+        target: 'node20',
+        sourcemap: 'inline',
+        logLevel: 'silent',
+        tsconfigRaw: {compilerOptions: {useDefineForClassFields: true, jsx: 'react-jsx'}},
+        plugins: [importsPlugin(library)],
+      });
+    const entry = (index: number) => [`s${index}`, path.join(srcDir, `${index}.ts`)] as const;
+    try {
+      await build(Object.fromEntries([['prelude-runtime', PRELUDE_RUNTIME], ...indexes.map(entry)]));
+      for (const index of indexes) built[index] = {file: path.join(outDir, `s${index}.mjs`)};
+    } catch {
+      await build({'prelude-runtime': PRELUDE_RUNTIME}).catch(() => undefined);
+      await Promise.all(
+        indexes.map(async (index) => {
+          try {
+            await build(Object.fromEntries([entry(index)]));
+            built[index] = {file: path.join(outDir, `s${index}.mjs`)};
+          } catch (error) {
+            const messages = (error as esbuild.BuildFailure).errors ?? [];
+            const first = messages[0];
+            built[index] = {error: first ? `${first.text}${first.location ? ` (line ${first.location.line})` : ''}` : String(error)};
+          }
+        }),
+      );
+    }
   }
+  return built;
 }
 
 /**
- * esbuild plugin: leaves every bare import (packages, `node:` modules) and the prelude runtime
- * outside the bundle, rewriting `@yume-chan/<package>` to `<scope>/<package>` (the version's
- * alias), as the type-check's `paths` do. Relative imports of the prelude runtime (prelude.ts) are
- * bundled.
+ * esbuild plugin: maps `@yume-chan/<package>` to the version's library, as the type-check's `paths`
+ * do, and leaves every other bare import (packages, `node:` modules) and the prelude runtime outside
+ * the bundle. An installed alias scope (2.0.0 `@tango-v2`, 0.0.24 `@tango-v0`) stays outside too,
+ * rewritten to `<scope>/<package>`; a sources library (1.x) is bundled from
+ * `<dir>/<package>/src/index.ts`, except `@yume-chan/async`, which comes from its alias scope.
+ * Relative imports of the prelude runtime (prelude.ts) are bundled.
  */
-function importsPlugin(scope: string | undefined): esbuild.Plugin {
+function importsPlugin(library: Library): esbuild.Plugin {
+  const sourcesDir = library.kind === 'sources' ? path.resolve(PACKAGE_ROOT, library.dir) : undefined;
   return {
     name: 'sample-imports',
     setup(build) {
       // esbuild filters are Go regular expressions (no lookahead): anything not starting with `.` or `/`.
-      build.onResolve({filter: /^[^./]|^\.\/prelude-runtime\.mjs$/}, ({path: specifier, kind}) =>
-        kind === 'entry-point' || path.isAbsolute(specifier)
-          ? undefined
-          : {
-              path: scope && specifier.startsWith('@yume-chan/') ? `${scope}/${specifier.slice('@yume-chan/'.length)}` : specifier,
-              external: true,
-            },
-      );
+      build.onResolve({filter: /^[^./]|^\.\/prelude-runtime\.mjs$/}, ({path: specifier, kind}) => {
+        if (kind === 'entry-point' || path.isAbsolute(specifier)) return undefined;
+        if (!specifier.startsWith('@yume-chan/')) return {path: specifier, external: true};
+        const name = specifier.slice('@yume-chan/'.length);
+        if (library.kind === 'scope') return {path: `${library.scope}/${name}`, external: true};
+        if (name === 'async' || name.startsWith('async/')) return {path: `${library.asyncScope}/${name}`, external: true};
+        return {path: path.join(sourcesDir!, name.split('/')[0]!, 'src', 'index.ts')};
+      });
     },
   };
 }

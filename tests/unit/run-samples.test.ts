@@ -149,6 +149,7 @@ const facts = (overrides: Partial<RunFacts> & {code?: string}): RunFacts => ({
   version: '2.0.0',
   target: '2.0.0',
   runnable: ['2.0.0'],
+  browserRunnable: ['2.0.0'],
   invalid: false,
   failedTypeCheck: false,
   typeOnly: false,
@@ -171,7 +172,12 @@ test('decideRun: the reasons not to run, in order, and the preludes, server and 
     reason({target: '1.1.0', meta: {version: '1.1.0', problems: []}}),
     `version: it shows version 1.1.0's code (version="1.1.0")`,
   );
-  assert.equal(reason({version: '0.0.24', target: '0.0.24'}), 'version: the runner has no setup for version 0.0.24 yet');
+  assert.equal(reason({version: '0.0.24', target: '0.0.24'}), 'version: this run leaves out version 0.0.24 (run it with --run --version 0.0.24)');
+  assert.match(
+    reason({version: '0.0.24', target: '0.0.24', runnable: ['0.0.24'], browser: ['document']}),
+    /^browser: a browser sample: Chromium runs 2\.0\.0's only/,
+  );
+  assert.equal(reason({version: '0.0.24', target: '0.0.24', runnable: ['0.0.24']}), 'run');
   assert.equal(reason({meta: {norun: 'waits for Ctrl+C', problems: []}, typeOnly: true}), 'norun: waits for Ctrl+C');
   assert.equal(reason({typeOnly: true, browser: ['document']}), 'type-only: it only declares types');
   const click = [{action: 'click' as const, target: 'button'}];
