@@ -7,7 +7,7 @@
  *    (bench/search.ts), all against build/ served with gzip.
  * 5. Simulated device (bench/device.ts): handshake, shell round trip and sync throughput.
  * 6. Sample runner (bench/samples.ts): the 2.0.0 type-check and run as npm test does it.
- * 6. Sample first (bench/sample-first.ts): words of prose before the first sample of each page of
+ * 7. Sample first (bench/sample-first.ts): words of prose before the first sample of each page of
  *    the current version (issue #25), from the pages themselves.
  *
  * Not part of `npm test`: the figures depend on the machine. Run it on an otherwise idle machine
