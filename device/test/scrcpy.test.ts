@@ -14,6 +14,10 @@ import {
   AndroidMotionEventAction,
   AndroidScreenPowerMode,
   DefaultServerPath,
+  ScrcpyCaptureOrientation,
+  ScrcpyCodecOptions,
+  ScrcpyLockOrientation,
+  ScrcpyOrientation,
   ScrcpyPointerId,
   ScrcpyVideoCodecId,
   type ScrcpyMediaStreamPacket,
@@ -308,6 +312,75 @@ describe('simulated scrcpy server', () => {
     assert.deepEqual([video.width, video.height], [528, 240]);
     assert.ok(session.output.includes('[server] INFO: Device rotation requested: landscape'));
     assert.ok(session.output.includes('[server] INFO: Video capture reset'));
+    await client.close();
+  });
+
+  test('capture_orientation turns the video a quarter, locked or from the current rotation', async () => {
+    const {adb, registry} = await setup();
+    const start = async (captureOrientation: ScrcpyCaptureOrientation | string) => {
+      const client = await AdbScrcpyClient.start(
+        adb,
+        DefaultServerPath,
+        new AdbScrcpyOptions3_1({audio: false, clipboardAutosync: false, cleanup: false, captureOrientation}),
+      );
+      void client.output.pipeTo(new WritableStream());
+      return {client, video: (await client.videoStream)!};
+    };
+
+    // A bad value fails as the server's parser does.
+    const error = await start('@45').then(
+      () => assert.fail('start succeeded'),
+      (error: unknown) => error,
+    );
+    assert.ok(error instanceof AdbScrcpyExitedError);
+    assert.equal(error.output[1], 'java.lang.IllegalArgumentException: Unknown orientation: 45');
+    assert.equal(await registry.runs.at(-1)!.exited, 1);
+
+    // Locked at 90°: landscape, and still landscape after the device turns.
+    let {client, video} = await start(new ScrcpyCaptureOrientation(ScrcpyLockOrientation.LockedValue, ScrcpyOrientation.Orient90));
+    let reader = video.stream.getReader();
+    await readPackets(reader, 2);
+    assert.deepEqual([video.width, video.height], [528, 240]);
+    await client.controller!.rotateDevice();
+    for (;;) {
+      const [packet] = await readPackets(reader, 1);
+      if (packet!.type === 'configuration') break;
+    }
+    await readPackets(reader, 1);
+    assert.deepEqual([video.width, video.height], [528, 240]);
+    await client.close();
+
+    // Unlocked at 270° on the turned display: a quarter more, back to portrait.
+    ({client, video} = await start('270'));
+    reader = video.stream.getReader();
+    await readPackets(reader, 2);
+    assert.deepEqual([video.width, video.height], [240, 528]);
+    await client.close();
+  });
+
+  test('codec options are logged as the encoders set them', async () => {
+    const {adb, registry} = await setup();
+    const options = new AdbScrcpyOptions3_1({
+      clipboardAutosync: false,
+      videoCodecOptions: new ScrcpyCodecOptions({profile: 1, level: 2048, repeatPreviousFrameAfter: 100000}),
+      audioCodecOptions: 'bitrate-mode=2,complexity:float=5',
+    });
+    const client = await AdbScrcpyClient.start(adb, DefaultServerPath, options);
+    void client.output.pipeTo(new WritableStream());
+    await take((await client.videoStream)!.stream, 1);
+    const audio = await client.audioStream;
+    assert.equal(audio?.type, 'success');
+    await take(audio.stream, 1);
+    const {output} = registry.sessions.at(-1)!;
+    for (const line of [
+      '[server] DEBUG: Video codec option set: profile (Integer) = 1',
+      '[server] DEBUG: Video codec option set: level (Integer) = 2048',
+      '[server] DEBUG: Video codec option set: repeat-previous-frame-after (Long) = 100000',
+      '[server] DEBUG: Audio codec option set: bitrate-mode (Integer) = 2',
+      '[server] DEBUG: Audio codec option set: complexity (Float) = 5.0',
+    ]) {
+      assert.ok(output.includes(line), line);
+    }
     await client.close();
   });
 

@@ -44,8 +44,57 @@ export interface ServerOptions {
   listCameras: boolean;
   listCameraSizes: boolean;
   listApps: boolean;
+  /** `capture_orientation` (3.0+), as `Options.parseCaptureOrientation` reads it. */
+  captureOrientation: CaptureOrientation;
   /** Every `key=value` given (1.21+), or the positional values by option name (1.15–1.20). */
   given: Record<string, string>;
+}
+
+/**
+ * A capture orientation (3.0+, `Orientation.Lock` and `Orientation`): `unlocked` turns the video
+ * from the display's current rotation, `value` from the device's natural orientation, `initial`
+ * (`@` alone) keeps the rotation the display has when the capture starts. `rotation` is clockwise,
+ * in degrees; `flip` mirrors the picture horizontally first.
+ */
+export interface CaptureOrientation {
+  lock: 'unlocked' | 'initial' | 'value';
+  rotation: 0 | 90 | 180 | 270;
+  flip: boolean;
+}
+
+/**
+ * `Options.parseCaptureOrientation` (3.0+): `[@][flip](0|90|180|270)`, or `@` alone. Throws the
+ * server's `Empty capture orientation string` and `Unknown orientation: NAME`.
+ */
+function parseCaptureOrientation(version: ServerVersion, value: string): CaptureOrientation {
+  if (value === '') throw illegalArgument(version, 'Empty capture orientation string');
+  if (value === '@') return {lock: 'initial', rotation: 0, flip: false};
+  const lock = value.startsWith('@') ? 'value' : 'unlocked';
+  const name = lock === 'value' ? value.slice(1) : value;
+  const match = /^(flip)?(0|90|180|270)$/.exec(name);
+  if (!match) throw illegalArgument(version, `Unknown orientation: ${name}`);
+  return {lock, rotation: Number(match[2]) as CaptureOrientation['rotation'], flip: match[1] !== undefined};
+}
+
+/**
+ * Whether the captured video is landscape (the 528x240 clip) on the simulated portrait panel, as
+ * `ScreenCapture.prepare`'s `VideoFilter` turns it (3.0+): locked, from the natural orientation
+ * by the capture rotation; unlocked, from the display's current rotation by it; `@` alone, as the
+ * display was when the capture started. A quarter turn swaps width and height; flips don't.
+ *
+ * @param displayLandscape Whether the display is turned a quarter now (`rotateDevice`).
+ * @param initialLandscape Whether it was when the capture started.
+ */
+export function isLandscapeCapture(orientation: CaptureOrientation, displayLandscape: boolean, initialLandscape: boolean): boolean {
+  const quarterTurn = orientation.rotation % 180 === 90;
+  switch (orientation.lock) {
+    case 'unlocked':
+      return displayLandscape !== quarterTurn;
+    case 'value':
+      return quarterTurn;
+    case 'initial':
+      return initialLandscape;
+  }
 }
 
 /** The defaults of the newest server (`Options.java` 3.1); older versions share the ones they have. */
@@ -76,6 +125,7 @@ export function defaultOptions(): ServerOptions {
     listCameras: false,
     listCameraSizes: false,
     listApps: false,
+    captureOrientation: {lock: 'unlocked', rotation: 0, flip: false},
     given: {},
   };
 }
@@ -293,6 +343,9 @@ function applyOption(version: ServerVersion, options: ServerOptions, key: string
       break;
     case 'list_apps':
       options.listApps = parseBoolean(value);
+      break;
+    case 'capture_orientation':
+      options.captureOrientation = parseCaptureOrientation(version, value);
       break;
     case 'send_device_meta':
       options.sendDeviceMeta = parseBoolean(value);

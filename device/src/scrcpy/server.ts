@@ -14,7 +14,8 @@
  * Behaviour follows the server's source at each tag of Genymobile/scrcpy (`Server.java`,
  * `DesktopConnection.java`, `Streamer.java`/`ScreenEncoder.java`, `SurfaceEncoder.java`,
  * `AudioEncoder.java`, `Controller.java`, `CleanUp.java`), with these simplifications: the video
- * is always the clip (240x528, whatever `max_size`, display or camera is asked for), every encoder
+ * is always the clip (240x528, whatever `max_size`, display or camera is asked for; 528x240 when the
+ * display is turned or `capture_orientation` turns it a quarter), every encoder
  * of the list works, and option values the simulation doesn't use are only checked for syntax.
  */
 import {SHELL} from '../fs.ts';
@@ -22,7 +23,7 @@ import {SocketClosedError, type CommandContext, type DeviceSocket} from '../type
 import {defaultEncoder, DEVICE_ENCODERS, cameraListMessage, displayListMessage, encoderListMessage} from './listing.ts';
 import {JavaException, RUNTIME_INIT_FRAMES, ServerConsole} from './log.ts';
 import {mediaClip, type MediaClip} from './media.ts';
-import {parseServerArguments, type ServerOptions} from './options.ts';
+import {isLandscapeCapture, parseServerArguments, type ServerOptions} from './options.ts';
 import {
   AudioCodecMeta,
   CODEC_IDS,
@@ -459,11 +460,15 @@ export class ScrcpyServerProcess implements ScrcpySessionInfo, ClipboardListener
     const codec = version.hasAudio ? options.videoCodec : 'h264';
     const encoder = this.#pickEncoder('video', codec, options.videoEncoder);
     if (!encoder) return;
-    const clip = mediaClip(codec, this.#registry.landscape);
+    const codecOptions = version.hasAudio ? options.given['video_codec_options'] : options.given['codec_options'];
+    this.#logCodecOptions(version.hasAudio ? 'Video codec' : 'Codec', codecOptions);
+    const initialLandscape = this.#registry.landscape;
+    const landscape = () => isLandscapeCapture(options.captureOrientation, this.#registry.landscape, initialLandscape);
+    const clip = mediaClip(codec, landscape());
     const restart = () => {
       if (!this.#restartVideo) return undefined;
       this.#restartVideo = false;
-      return mediaClip(codec, this.#registry.landscape);
+      return mediaClip(codec, landscape());
     };
     try {
       if (version.hasAudio && options.sendCodecMeta) {
@@ -547,6 +552,24 @@ export class ScrcpyServerProcess implements ScrcpySessionInfo, ClipboardListener
   }
 
   /**
+   * Logs each codec option as the encoder sets it on its `MediaFormat` (`CodecOption.parse`, then
+   * `Ln.d(WHAT + " option set: " + key + " (" + type + ") = " + value)`): `key[:type]=value`
+   * entries split at unescaped commas, `int` when no type is given. `undefined`, `''` and `-`
+   * (1.15–1.20's "none") log nothing.
+   */
+  #logCodecOptions(what: string, value: string | undefined): void {
+    if (value === undefined || value === '' || value === '-') return;
+    const javaTypes: Record<string, string> = {int: 'Integer', long: 'Long', float: 'Float', string: 'String'};
+    for (const entry of value.split(/(?<!\\),/)) {
+      const equal = entry.indexOf('=');
+      const [key, type = 'int'] = entry.slice(0, equal).split(':');
+      let text = entry.slice(equal + 1);
+      if (type === 'float' && /^-?\d+$/.test(text)) text += '.0';
+      this.#console.log('DEBUG', `${what} option set: ${key} (${javaTypes[type] ?? type}) = ${text}`);
+    }
+  }
+
+  /**
    * The audio stream (2.0+): `0` (disabled) before Android 11, `1` (error) when the encoder can't
    * be created, else the codec id (with `send_codec_meta`) and the clip.
    */
@@ -565,6 +588,7 @@ export class ScrcpyServerProcess implements ScrcpySessionInfo, ClipboardListener
         this.#abort.abort();
         return;
       }
+      this.#logCodecOptions('Audio codec', options.given['audio_codec_options']);
       const clip = mediaClip(options.audioCodec);
       if (options.sendCodecMeta) await socket.write(AudioCodecMeta.serialize({codecId: CODEC_IDS[options.audioCodec]!}));
       await this.#stream(socket, clip, options, () => this.audioPackets++);
