@@ -16,18 +16,23 @@ export interface ApkInfo {
   packageName: string;
   versionCode: number;
   versionName: string;
+  /** The `split` attribute of a split APK's `<manifest>` (`config.en`); absent in a base APK. */
+  split?: string;
 }
 
 /**
  * A minimal APK for `packageName`: a stored (uncompressed) ZIP with a plain-text
  * `AndroidManifest.xml` and an empty `classes.dex`. `parseApk` reads it back; `pm install` accepts it.
+ * With `split`, a split APK of that package (its `<manifest>` names the split, as a bundle's
+ * `split_config.*.apk` does).
  */
-export function buildApk(info: {packageName: string; versionCode?: number; versionName?: string}): Uint8Array {
+export function buildApk(info: {packageName: string; versionCode?: number; versionName?: string; split?: string}): Uint8Array {
   const versionCode = info.versionCode ?? 1;
   const versionName = info.versionName ?? '1.0';
+  const split = info.split === undefined ? '' : ` split="${info.split}"`;
   const manifest =
     `<?xml version="1.0" encoding="utf-8"?>\n` +
-    `<manifest xmlns:android="http://schemas.android.com/apk/res/android" package="${info.packageName}"` +
+    `<manifest xmlns:android="http://schemas.android.com/apk/res/android" package="${info.packageName}"${split}` +
     ` android:versionCode="${versionCode}" android:versionName="${versionName}">\n` +
     `    <application android:label="${info.packageName}" />\n</manifest>\n`;
   // A dex file header with no classes (magic "dex\n035\0"), enough to look like code.
@@ -184,6 +189,7 @@ function parseBinaryManifest(xml: Uint8Array): Partial<ApkInfo> | undefined {
           if (attribute === 'package' && text) result.packageName = text;
           if (attribute === 'versionCode') result.versionCode = dataType === 0x10 ? data : Number(text);
           if (attribute === 'versionName' && text) result.versionName = text;
+          if (attribute === 'split' && text) result.split = text;
         }
         return result;
       }
@@ -208,8 +214,11 @@ export function parseApk(archive: Uint8Array): ApkInfo | undefined {
       packageName: /\bpackage="([^"]+)"/.exec(text)?.[1],
       versionCode: Number(/versionCode="(\d+)"/.exec(text)?.[1] ?? 1),
       versionName: /versionName="([^"]*)"/.exec(text)?.[1],
+      split: /\bsplit="([^"]+)"/.exec(text)?.[1],
     };
   }
   if (!info.packageName || !/^[A-Za-z][\w]*(\.[A-Za-z][\w]*)+$/.test(info.packageName)) return undefined;
-  return {packageName: info.packageName, versionCode: info.versionCode || 1, versionName: info.versionName ?? ''};
+  const result: ApkInfo = {packageName: info.packageName, versionCode: info.versionCode || 1, versionName: info.versionName ?? ''};
+  if (info.split) result.split = info.split;
+  return result;
 }

@@ -877,7 +877,7 @@ function seed(fs: MemoryFileSystem, at: (seconds: number) => void): void {
     link(`/system/bin/${name}`, 'toybox', SYSTEM_TIME, 0o755, AID.shell);
   }
   link('/system/bin/app_process', 'app_process64', SYSTEM_TIME, 0o755, AID.shell);
-  for (const name of ['am', 'pm', 'settings', 'wm', 'monkey']) {
+  for (const name of ['am', 'bu', 'pm', 'settings', 'wm', 'monkey']) {
     file(`/system/bin/${name}`, `#!/system/bin/sh\n# Script to start "${name}" on the device\n`, 0o755, 0, AID.shell);
   }
   file('/system/etc/hosts', '127.0.0.1       localhost\n::1             ip6-localhost\n', 0o644, 0, 0);
@@ -921,6 +921,10 @@ function seed(fs: MemoryFileSystem, at: (seconds: number) => void): void {
     dir(dirname(dirname(seed.path)), 0o775, AID.system, AID.system, T.setup);
     dir(dirname(seed.path), 0o775, AID.system, AID.system, T.setup);
     file(seed.path, apk, 0o644, AID.system, AID.system, T.setup);
+    for (const split of seed.splits ?? []) {
+      const splitApk = buildApk({packageName: seed.name, versionCode: seed.versionCode, versionName: seed.versionName, split});
+      file(`${dirname(seed.path)}/split_${split}.apk`, splitApk, 0o644, AID.system, AID.system, T.setup);
+    }
     dir(`/data/data/${seed.name}`, 0o700, seed.uid, seed.uid, T.setup);
   }
   // Termux's home, which its user serves with `python -m http.server 8080` (http-server.ts).

@@ -25,6 +25,8 @@ export interface PackageSeed {
   enabled: boolean;
   /** The launcher activity (`am start -n`, `monkey -p`), as `package/class`. */
   launcher?: string;
+  /** Split APKs installed beside `base.apk` as `split_NAME.apk` (an app installed from an app bundle). */
+  splits?: readonly string[];
 }
 
 /**
@@ -57,7 +59,9 @@ const user = (
   versionName: string,
   installer: string | null,
   launcher: string,
+  splits?: readonly string[],
 ): PackageSeed => ({
+  ...(splits ? {splits} : {}),
   name,
   path: dataAppPath(name),
   system: false,
@@ -193,7 +197,12 @@ export const SEEDED_PACKAGES: readonly PackageSeed[] = [
   system('com.android.bluetooth', '/system/app/Bluetooth/Bluetooth.apk', 1002, 34, '14'),
   user('org.mozilla.firefox', 10211, 2016003487, '122.1.0', 'com.android.vending', 'org.mozilla.firefox/.App'),
   user('com.whatsapp', 10212, 240408076, '2.24.4.76', 'com.android.vending', 'com.whatsapp/.Main'),
-  user('com.spotify.music', 10213, 118045470, '8.9.18.512', 'com.android.vending', 'com.spotify.music/.MainActivity'),
+  // Installed from Google Play as an app bundle: the base APK and three configuration splits.
+  user('com.spotify.music', 10213, 118045470, '8.9.18.512', 'com.android.vending', 'com.spotify.music/.MainActivity', [
+    'config.arm64_v8a',
+    'config.en',
+    'config.xxhdpi',
+  ]),
   user('org.fdroid.fdroid', 10214, 1019050, '1.19.0', null, 'org.fdroid.fdroid/.views.main.MainActivity'),
   user('com.termux', 10215, 118, '0.118.0', 'org.fdroid.fdroid', 'com.termux/.app.TermuxActivity'),
 ];

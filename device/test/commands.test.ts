@@ -6,11 +6,14 @@
  */
 import assert from 'node:assert/strict';
 import {after, describe, test} from 'node:test';
+import {inflateSync} from 'node:zlib';
 
 import type {Adb} from '@tango-v2/adb';
 import {
   ActivityManager,
+  AdbBackup,
   AndroidLogPriority,
+  BugReport,
   DumpSys,
   IntentBuilder,
   Logcat,
@@ -18,6 +21,7 @@ import {
   PackageManager,
   PackageManagerInstallSession,
   Settings,
+  SettingsResetMode,
 } from '@tango-v2/android-bin';
 import {ReadableStream} from '@tango-v2/stream-extra';
 
@@ -128,6 +132,114 @@ describe('pm', () => {
     await assert.rejects(pm.install(['/data/local/tmp/notes.txt']), {message: /^Failure \[INSTALL_PARSE_FAILED_NOT_APK: /});
     assert.equal(await text(adb, 'cmd package install-create'), `Success: created install session [${session.id + 2}]\n`);
   });
+
+  test('an app installed as splits: pm path lists them; a session names each split after its manifest', async () => {
+    const {bin} = await connect();
+    const pm = new PackageManager(bin);
+    const sources = await pm.getPackageSources('com.spotify.music');
+    assert.deepEqual(
+      sources.map((path) => path.slice(path.lastIndexOf('/') + 1)),
+      ['base.apk', 'split_config.arm64_v8a.apk', 'split_config.en.apk', 'split_config.xxhdpi.apk'],
+    );
+
+    const session = await PackageManagerInstallSession.create(pm);
+    const base = buildApk({packageName: 'com.example.bundle'});
+    const split = buildApk({packageName: 'com.example.bundle', split: 'config.fr'});
+    // The names given to install-write only label the session's files.
+    await session.addSplitStream('2', split.length, streamOf(split));
+    await session.addSplitStream('1', base.length, streamOf(base));
+    await session.commit();
+    const paths = (await pm.getPackageSources('com.example.bundle')).map((path) => path.slice(path.lastIndexOf('/') + 1));
+    assert.deepEqual(paths, ['base.apk', 'split_config.fr.apk']);
+
+    await pm.uninstall('com.spotify.music', {splitNames: ['config.en']});
+    assert.equal((await pm.getPackageSources('com.spotify.music')).length, 3);
+    await assert.rejects(pm.uninstall('com.spotify.music', {splitNames: ['config.en']}), {
+      message: 'Failure [INSTALL_FAILED_INVALID_APK: Split not found: config.en]',
+    });
+
+    const abandoned = await PackageManagerInstallSession.create(pm);
+    await abandoned.abandon();
+    await assert.rejects(abandoned.commit(), {message: /^Error: Unable to open session \d+: java\.lang\.SecurityException/});
+  });
+});
+
+describe('bu', () => {
+  async function readAll(stream: ReadableStream<Uint8Array>): Promise<Buffer> {
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of stream) chunks.push(chunk);
+    return Buffer.concat(chunks);
+  }
+
+  test("bu backup writes an adb backup file; AdbBackup's double-dash flags are logged and skipped", async () => {
+    const {adb, bin} = await connect();
+    const process = await adb.subprocess.noneProtocol.spawn(['bu', 'backup', '-apk', '-nocompress', 'com.termux']);
+    const archive = await readAll(process.output);
+    const header = 'ANDROID BACKUP\n5\n0\nnone\n';
+    assert.equal(archive.subarray(0, header.length).toString('latin1'), header);
+    const tar = archive.subarray(header.length);
+    assert.equal(tar.subarray(0, 25).toString('latin1'), 'apps/com.termux/_manifest');
+    assert.ok(tar.includes('apps/com.termux/a/base.apk'));
+    assert.equal(tar.length % 512, 0);
+
+    const backup = new AdbBackup(bin);
+    const stream = await backup.backup({
+      user: 0,
+      packages: ['com.termux'],
+      savePackageApk: true,
+      savePackageObb: false,
+      savePackageKeyValue: false,
+      compress: false,
+    });
+    const compressed = await readAll(stream);
+    // `--no-compress` and `--apk` are not bu's flags: compressed, without the APK.
+    assert.equal(compressed.subarray(0, 24).toString('latin1'), 'ANDROID BACKUP\n5\n1\nnone\n');
+    const inflated = inflateSync(compressed.subarray(24));
+    assert.ok(inflated.includes('apps/com.termux/_manifest'));
+    assert.ok(!inflated.includes('apps/com.termux/a/base.apk'));
+    const log: string[] = [];
+    for await (const entry of new Logcat(bin).binary({dump: true})) log.push(`${entry.tag}: ${entry.message.replace(/\0$/, '')}`);
+    assert.ok(log.includes('bu: Unknown backup flag --apk'));
+    assert.ok(log.includes('BackupManagerService: Unknown package 0, skipping'));
+
+    assert.equal((await readAll((await adb.subprocess.noneProtocol.spawn(['bu', 'backup'])).output)).length, 0);
+  });
+
+  test('bu restore reads an archive from standard input and exits at the end of its tar archive', async () => {
+    const {adb} = await connect();
+    const backup = await adb.subprocess.noneProtocol.spawn(['bu', 'backup', 'com.termux']);
+    const archive = await readAll(backup.output);
+    // Standard input stays open (closing it closes a none-protocol socket): bu ends on its own.
+    const restore = await adb.subprocess.noneProtocol.spawn(['bu', 'restore']);
+    await streamOf(archive).pipeTo(restore.stdin, {preventClose: true});
+    assert.equal((await readAll(restore.output)).length, 0);
+    await restore.exited;
+
+    const wrong = await adb.subprocess.noneProtocol.spawn(['bu', 'restore']);
+    await streamOf(new TextEncoder().encode('NOT A BACKUP FILE\n')).pipeTo(wrong.stdin, {preventClose: true});
+    await wrong.exited;
+  });
+});
+
+describe('bugreportz', () => {
+  test('BugReport: version 1.2, progress lines, and a zip the host can pull and delete', async () => {
+    const {adb} = await connect();
+    const bugReport = await BugReport.queryCapabilities(adb);
+    assert.equal(bugReport.bugReportZVersion, '1.2');
+    assert.equal(bugReport.supportsBugReport, false);
+    const progress: string[] = [];
+    const path = await bugReport.bugReportZ({onProgress: (completed, total) => progress.push(`${completed}/${total}`)});
+    assert.deepEqual(progress, ['10/100', '45/100', '80/100', '100/100']);
+    const sync = await adb.sync();
+    try {
+      const chunks: Uint8Array[] = [];
+      for await (const chunk of sync.read(path)) chunks.push(chunk);
+      assert.equal(Buffer.concat(chunks).readUInt32LE(0), 0x04034b50);
+    } finally {
+      await sync.dispose();
+    }
+    await adb.rm(path);
+  });
 });
 
 describe('settings', () => {
@@ -141,6 +253,16 @@ describe('settings', () => {
     assert.equal(await text(adb, 'settings delete system user_rotation'), 'Deleted 1 rows\n');
     assert.equal(await text(adb, 'settings get system user_rotation'), 'null\n');
     assert.match(await text(adb, 'settings list secure'), /^android_id=5f3c9a7b21d04e68$/m);
+  });
+
+  test('reset: the global table goes back to its first-boot values; the system table is refused', async () => {
+    const {adb, bin} = await connect();
+    const settings = new Settings(bin);
+    await settings.put('global', 'wifi_on', '0');
+    await settings.reset('global', SettingsResetMode.TrustedDefaults);
+    assert.equal(await settings.get('global', 'wifi_on'), '1');
+    assert.equal(await text(adb, 'settings reset system trusted_defaults'), 'Invalid table; no reset performed\n');
+    assert.equal(await text(adb, 'settings put system font_scale 1.1 default'), "Ignored makeDefault - doesn't apply to system settings");
   });
 });
 

@@ -253,7 +253,12 @@ export function androidState(device: SimulatedDevice): AndroidState {
   const now = device.now();
   const packages = new Map<string, PackageRecord>();
   for (const seed of SEEDED_PACKAGES) {
-    packages.set(seed.name, {...seed, splits: [], installed: true, firstInstallTime: Math.floor(now / 1000) - 25 * 86400});
+    packages.set(seed.name, {
+      ...seed,
+      splits: [...(seed.splits ?? [])],
+      installed: true,
+      firstInstallTime: Math.floor(now / 1000) - 25 * 86400,
+    });
   }
   const log: LogEntry[] = SEEDED_LOG.map(([ago, buffer, priority, tag, message, pid, tid, uid]) => {
     const ms = now - Math.round(ago * 1000);
@@ -432,7 +437,10 @@ function installApk(
   const device = context.device;
   const state = androidState(device);
   const session = sessionId ?? state.nextSessionId++;
-  const base = apks.find((apk) => apk.name === 'base') ?? apks[0];
+  // The base APK is the one whose manifest names no split; the others install as `split_NAME.apk`
+  // under the split name of their own manifest (the name given to `install-write` only labels the
+  // session's file).
+  const base = apks.find((apk) => parseApk(apk.data)?.split === undefined) ?? apks[0];
   const tmp = `/data/app/vmdl${session}.tmp/base.apk`;
   const info = base ? parseApk(base.data) : undefined;
   if (!base || !info) return `Failure [INSTALL_PARSE_FAILED_NOT_APK: Failed to parse ${tmp}: Failed to load asset path ${tmp}]`;
@@ -460,9 +468,9 @@ function installApk(
   const splits: string[] = [];
   for (const apk of apks) {
     if (apk === base) continue;
-    const splitPath = `${dirname(path)}/split_${apk.name}.apk`;
-    fs.writeFile(splitPath, apk.data, {mode: 0o644, uid: AID.system, gid: AID.system});
-    splits.push(apk.name);
+    const name = parseApk(apk.data)?.split ?? apk.name;
+    fs.writeFile(`${dirname(path)}/split_${name}.apk`, apk.data, {mode: 0o644, uid: AID.system, gid: AID.system});
+    splits.push(name);
   }
   const uid = existing?.uid ?? state.nextUid++;
   state.packages.set(info.packageName, {
@@ -822,6 +830,20 @@ async function packageCommand(context: CommandContext, argv: readonly string[]):
           await println(context, 'Failure [DELETE_FAILED_INTERNAL_ERROR]');
           return 1;
         }
+        // `uninstall PACKAGE SPLIT…` removes only those splits, through an install session that
+        // inherits the rest (`runRemoveSplits`; `PackageInstallerSession` checks each name).
+        const splitNames = args.rest();
+        if (splitNames.length > 0) {
+          const missing = splitNames.find((split) => !record.splits.includes(split));
+          if (missing !== undefined) {
+            await println(context, `Failure [INSTALL_FAILED_INVALID_APK: Split not found: ${missing}]`);
+            return 1;
+          }
+          for (const split of splitNames) fs.remove(`${dirname(record.path)}/split_${split}.apk`);
+          record.splits = record.splits.filter((split) => !splitNames.includes(split));
+          await println(context, 'Success');
+          return 0;
+        }
         if (record.system) record.installed = false;
         else {
           state.packages.delete(name);
@@ -942,8 +964,9 @@ async function packageCommand(context: CommandContext, argv: readonly string[]):
 /**
  * `settings [--user U] get|put|delete|list|reset NAMESPACE …` (`frameworks/base/packages/
  * SettingsProvider/src/com/android/providers/settings/SettingsService.java`): `get` prints the
- * value or `null`; `put` prints nothing; `delete` prints `Deleted N rows`; `list` prints sorted
- * `key=value` lines. `@yume-chan/android-bin`'s `Settings.get` drops the last newline.
+ * value or `null`; `put` prints nothing (but a note when `default` is asked of the system table);
+ * `delete` prints `Deleted N rows`; `list` prints sorted `key=value` lines; `reset` refuses the
+ * system table and otherwise puts the table back to the device's first-boot values. `@yume-chan/android-bin`'s `Settings.get` drops the last newline.
  */
 async function settingsCommand(context: CommandContext, argv: readonly string[]): Promise<number> {
   const state = androidState(context.device);
@@ -971,6 +994,10 @@ async function settingsCommand(context: CommandContext, argv: readonly string[])
       const [key, value] = rest;
       if (key === undefined || value === undefined) return usage('Bad arguments');
       table.set(key, value);
+      // `[TAG] [default]`: `default` makes the value the default, which the system table has none of.
+      if (namespace === 'system' && rest.slice(2).some((word) => word.toLowerCase() === 'default')) {
+        await out(context, "Ignored makeDefault - doesn't apply to system settings");
+      }
       return 0;
     }
     case 'delete': {
@@ -985,6 +1012,11 @@ async function settingsCommand(context: CommandContext, argv: readonly string[])
       return 0;
     }
     default: {
+      // `resetForUser` knows the secure and global tables only.
+      if (namespace === 'system') {
+        await eprintln(context, 'Invalid table; no reset performed');
+        return 0;
+      }
       const defaults = defaultSettings(context.device)[namespace as Namespace];
       table.clear();
       for (const [key, value] of defaults) table.set(key, value);
@@ -2171,8 +2203,12 @@ const bugreportz: CommandHandler = async (context) => {
     return 0;
   }
   const path = `/data/user_de/0/com.android.shell/files/bugreports/${name}.zip`;
+  // The Shell app's device-encrypted storage, where dumpstate leaves reports: `/data/user_de/0`
+  // is system's (0771), the rest belongs to the Shell app (uid shell), so `adb pull` can read it.
   device.fs.mkdir(dirname(path), {recursive: true, mode: 0o770});
   device.fs.chown('/data/user_de/0', AID.system, AID.system);
+  device.fs.chmod('/data/user_de/0', 0o771);
+  for (let dir = dirname(path); dir !== '/data/user_de/0'; dir = dirname(dir)) device.fs.chown(dir, AID.shell, AID.shell);
   device.fs.writeFile(path, archive, {mode: 0o644, uid: AID.shell, gid: AID.shell});
   if (args.includes('-p')) {
     await println(context, `BEGIN:${path}`);

@@ -7,6 +7,7 @@ import type {CommandHandler} from '../types.ts';
 import {shellBuiltins} from './builtins.ts';
 import {fileCommands} from './files.ts';
 import {androidCommands} from './android.ts';
+import {bu} from './backup.ts';
 import {scrcpyCommands} from '../scrcpy/app-process.ts';
 import {top} from './top.ts';
 
@@ -18,5 +19,6 @@ export function defaultCommands(): Map<string, CommandHandler> {
     ...Object.entries(androidCommands),
     ...Object.entries(scrcpyCommands),
     ['top', top],
+    ['bu', bu],
   ]);
 }
