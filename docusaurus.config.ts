@@ -178,6 +178,27 @@ const config = {
         },
       };
     },
+    // Our search worker in place of the search plugin's (src/search/worker.ts): words no page uses
+    // are dropped and pasted sentences fall back to the pages matching the most words.
+    function searchWorkerPlugin(context, _options) {
+      return {
+        name: 'tango-search-worker',
+        configureWebpack(_config, isServer, {currentBundler}) {
+          if (isServer) return {};
+          const worker = path.join(context.siteDir, 'src/search/worker.ts');
+          return {
+            plugins: [
+              new currentBundler.instance.NormalModuleReplacementPlugin(
+                /^\.\/worker\.js$/,
+                (resource: {context?: string; request: string}) => {
+                  if (resource.context?.includes(path.join('docusaurus-search-local', 'dist'))) resource.request = worker;
+                },
+              ),
+            ],
+          };
+        },
+      };
+    },
     // The colours of the code token classes that src/rehype/highlight.ts writes (about 1 KB).
     function codeColoursPlugin() {
       return {
