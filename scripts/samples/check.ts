@@ -50,7 +50,15 @@ import {extractBlocks, MdxParseError, parseMeta, SAMPLE_LANGS, siteFolders, type
 import {PACKAGE_ROOT} from './libraries.ts';
 import {preludeProblems} from './prelude.ts';
 import {RECORD_FOLDER, recordNames, recordPath} from './record.ts';
-import {BROWSER_VERSIONS, DEFAULT_RUN_VERSIONS, RUN_CONCURRENCY, RUNNABLE_VERSIONS, runSamples, type RunJob, type RunOutcome} from './run.ts';
+import {
+  BROWSER_VERSIONS,
+  DEFAULT_RUN_VERSIONS,
+  RUN_CONCURRENCY,
+  RUNNABLE_VERSIONS,
+  runSamples,
+  type RunJob,
+  type RunOutcome,
+} from './run.ts';
 import {checkSyntax, checkTypes, type Failure} from './typecheck.ts';
 
 /** The usage line, printed for `--help` and (on stderr) after bad arguments. */

@@ -87,7 +87,11 @@ export function decideRun(facts: RunFacts): RunDecision {
     return {run: false, kind: 'version', reason: `it shows version ${facts.target}'s code (version="${facts.target}")`};
   }
   if (!facts.runnable.includes(facts.version)) {
-    return {run: false, kind: 'version', reason: `this run leaves out version ${facts.version} (run it with --run --version ${facts.version})`};
+    return {
+      run: false,
+      kind: 'version',
+      reason: `this run leaves out version ${facts.version} (run it with --run --version ${facts.version})`,
+    };
   }
   if (meta.norun !== undefined) return {run: false, kind: 'norun', reason: meta.norun};
   if (facts.typeOnly) return {run: false, kind: 'type-only', reason: 'it only declares types'};

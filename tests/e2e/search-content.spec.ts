@@ -17,7 +17,7 @@ const QUERIES: [query: string, page: string][] = [
   ['AdbReverseNotSupportedError', '/api/adb/reverse/'],
   ['readdir', '/api/adb/sync/opendir/'],
   ['waitFor', '/api/server/wait-for/'],
-  ['PackageManager', '/api/bin/pm/install/'],
+  ['PackageManager', '/api/bin/pm/sessions/'],
   ['AndroidLogPriority', '/api/bin/logcat/binary/'],
   // Internal
   ['CNXN', '/internal/connection/'],
@@ -41,7 +41,7 @@ const OLDER_QUERIES: [version: string, query: string, page: string][] = [
   ['0.0.24', 'LogcatFormat', '/0.0.24/api/bin/logcat/'],
   ['1.0.0', 'spawnAndWaitLegacy', '/1.0.0/api/adb/subprocess/'],
   ['1.0.0', 'BitmapWebCodecsDecoderRenderer', '/1.0.0/scrcpy/video/web-codecs/'],
-  ['1.0.0', 'DeviceBusyError', '/1.0.0/tango/daemon/usb/create-connection/'],
+  ['1.0.0', 'DeviceBusyError', '/1.0.0/tango/troubleshooting/'],
   ['1.1.0', 'AdbSubprocessProtocol', '/1.1.0/api/adb/subprocess/'],
   ['1.1.0', 'InsertableStreamVideoFrameRenderer', '/1.1.0/scrcpy/video/web-codecs/'],
   ['1.1.0', 'waitForDisconnect', '/1.1.0/api/server/wait-for/'],

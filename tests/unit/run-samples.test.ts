@@ -172,7 +172,10 @@ test('decideRun: the reasons not to run, in order, and the preludes, server and 
     reason({target: '1.1.0', meta: {version: '1.1.0', problems: []}}),
     `version: it shows version 1.1.0's code (version="1.1.0")`,
   );
-  assert.equal(reason({version: '0.0.24', target: '0.0.24'}), 'version: this run leaves out version 0.0.24 (run it with --run --version 0.0.24)');
+  assert.equal(
+    reason({version: '0.0.24', target: '0.0.24'}),
+    'version: this run leaves out version 0.0.24 (run it with --run --version 0.0.24)',
+  );
   assert.match(
     reason({version: '0.0.24', target: '0.0.24', runnable: ['0.0.24'], browser: ['document']}),
     /^browser: a browser sample: Chromium runs 2\.0\.0's only/,
