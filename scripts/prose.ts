@@ -2,32 +2,13 @@
  * The prose of a page, as a reader meets it: its sentences (for tests/unit/repeated-sentences.test.ts)
  * and the words a reader passes before its first code sample (for bench/sample-first.ts).
  *
- * Pages are parsed as Docusaurus 3.10 parses them (the same syntaxes as scripts/samples/extract.ts:
+ * Pages are parsed as Docusaurus 3.10 parses them (scripts/samples/extract.ts parseMdx:
  * MDX, front matter, `:::` directives, GFM, HTML comments, escaped heading IDs).
  */
-import {unified} from 'unified';
-import remarkParse from 'remark-parse';
-import remarkMdx from 'remark-mdx';
-import remarkFrontmatter from 'remark-frontmatter';
-import remarkDirective from 'remark-directive';
-import remarkGfm from 'remark-gfm';
-import remarkComment from '@slorber/remark-comment';
-import {escapeMarkdownHeadingIds} from '@docusaurus/utils';
 import ts from 'typescript';
 import {isTypeOnly} from './samples/classify.ts';
-import type {Code, Nodes, Root} from 'mdast';
-
-/** Parses a page; throws the parser's error when it is not valid MDX. */
-function parse(source: string): Root {
-  return unified()
-    .use(remarkParse)
-    .use(remarkMdx)
-    .use(remarkFrontmatter)
-    .use(remarkDirective)
-    .use(remarkGfm)
-    .use(remarkComment)
-    .parse(escapeMarkdownHeadingIds(source));
-}
+import {parseMdx as parse} from './samples/extract.ts';
+import type {Code, Nodes} from 'mdast';
 
 /**
  * The text of inline content: text, inline code (kept in backticks), the text of links, emphasis

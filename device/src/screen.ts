@@ -119,13 +119,7 @@ export function encodePng(frame: Frame): Uint8Array {
   const raw = new Uint8Array((stride + 1) * height);
   for (let y = 0; y < height; y += 1) raw.set(pixels.subarray(y * stride, (y + 1) * stride), y * (stride + 1) + 1);
   const parts = [PNG_SIGNATURE, chunk('IHDR', header), chunk('IDAT', deflateSync(raw)), chunk('IEND', new Uint8Array(0))];
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
+  return new Uint8Array(Buffer.concat(parts));
 }
 
 /** `renderScreen(width, height)` as a PNG (cached per size). */

@@ -22,6 +22,24 @@ import {docsVersions, parseVersionsJson} from '../../src/versions/index.ts';
 /** Code-block languages that are checked, and the file extension a block gets. */
 export const SAMPLE_LANGS: Readonly<Record<string, 'ts' | 'tsx'>> = {ts: 'ts', typescript: 'ts', tsx: 'tsx'};
 
+/**
+ * Parses a page as Docusaurus's MDX loader sees it (its syntax extensions and heading-id escaping).
+ *
+ * @param mdxText The page's source.
+ * @returns Its mdast.
+ * @throws The parser's error (with `line`, `column`, `reason`) when it is not valid MDX.
+ */
+export function parseMdx(mdxText: string): Root {
+  return unified()
+    .use(remarkParse)
+    .use(remarkMdx)
+    .use(remarkFrontmatter)
+    .use(remarkDirective)
+    .use(remarkGfm)
+    .use(remarkComment)
+    .parse(escapeMarkdownHeadingIds(mdxText));
+}
+
 /** A fenced TypeScript code block found in a Markdown/MDX page. */
 export interface SampleBlock {
   /** The page, as given to `extractBlocks`. */
@@ -136,14 +154,7 @@ export class MdxParseError extends Error {
 export function extractBlocks(mdxText: string, file: string): SampleBlock[] {
   let tree: Root;
   try {
-    tree = unified()
-      .use(remarkParse)
-      .use(remarkMdx)
-      .use(remarkFrontmatter)
-      .use(remarkDirective)
-      .use(remarkGfm)
-      .use(remarkComment)
-      .parse(escapeMarkdownHeadingIds(mdxText));
+    tree = parseMdx(mdxText);
   } catch (error) {
     const {line, column, reason, message} = error as {line?: number; column?: number; reason?: string; message?: string};
     const text = reason ?? message ?? String(error);

@@ -60,13 +60,7 @@ function tar(files: readonly (readonly [string, Uint8Array])[], mtime: number): 
     parts.push(tarHeader(name, data.length, mtime, false), data, new Uint8Array((512 - (data.length % 512)) % 512));
   }
   parts.push(new Uint8Array(1024));
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
+  return new Uint8Array(Buffer.concat(parts));
 }
 
 /** An app's `_manifest` entry: manifest version 1, package, version code, SDK level, installer, whether the APK follows. */
