@@ -14,8 +14,8 @@
  *   --record        with --run (implied): write the recordings instead of comparing, and delete
  *                   recordings no sample runs with any more.
  *   --list-not-run  list every sample that is not run, with the reason (runs nothing by itself).
- *   --only TEXT     run only the samples whose page path contains TEXT (no stale-recording check);
- *                   give it several times for several pages.
+ *   --only TEXT     type-check and run only the pages whose path contains TEXT (no stale-recording
+ *                   check); give it several times for several pages.
  *   --browser       run only the browser samples (those that run in Chromium; no stale-recording check).
  *
  * Every fenced block whose language is `ts`, `tsx` or `typescript` in every `.md`/`.mdx` file of a
@@ -107,7 +107,7 @@ export interface CheckOptions {
   record?: boolean;
   /** List the samples that are not run, with their reasons. */
   listNotRun?: boolean;
-  /** Run only the samples whose page path (as printed) contains one of these texts. */
+  /** Type-check and run only the pages whose path (as printed) contains one of these texts. */
   onlyPages?: readonly string[];
   /** Run only the browser samples. */
   browserOnly?: boolean;
@@ -141,8 +141,9 @@ export async function run(root: string, options: CheckOptions = {}): Promise<num
   const plans: Plan[] = [];
   const perFolder = new Map<string, Counts & {pages: number; missing: boolean}>();
 
+  const onlyPages = options.onlyPages;
   for (const {version, dir} of folders) {
-    const pages = listPages(dir);
+    const pages = listPages(dir).filter((page) => onlyPages === undefined || onlyPages.some((text) => display(page).includes(text)));
     const counts = {typeChecked: 0, syntaxOnly: 0, optedOut: 0, failed: 0, pages: pages.length, missing: !fs.existsSync(dir)};
     perFolder.set(dir, counts);
     for (const page of pages) {
@@ -287,7 +288,6 @@ export async function run(root: string, options: CheckOptions = {}): Promise<num
   }
   if (!running) return typeCheckCode;
 
-  const onlyPages = options.onlyPages;
   const partOfRun = onlyPages !== undefined || Boolean(options.browserOnly);
   const selected = (plan: Plan) => {
     if (onlyPages !== undefined && !onlyPages.some((text) => plan.block.file.includes(text))) return false;
