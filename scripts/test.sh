@@ -9,6 +9,9 @@ cd "$(dirname "$0")/.."
 
 passed=0
 failed=0
+# Each stage's wall time and CPU time (its processes and their children), printed by `time`: on
+# the 2-core CI machine the CPU seconds of all stages together set how long npm test takes.
+TIMEFORMAT='(%R s wall, %U s user + %S s system CPU)'
 stage() { printf '\n=== %s (at %d s) ===\n' "$1" "$SECONDS"; }
 count() { passed=$((passed + $1)); failed=$((failed + $2)); }
 # count_stage PASSED FAILED STATUS: adds a stage's counts; a stage that exited non-zero without
@@ -64,15 +67,15 @@ echo "Chromium: $chromium ($("$chromium" --version 2>/dev/null))"
 # when they end, below.
 stage "unit tests, in the background"
 unit_log=$(mktemp)
-npm run --silent test:unit >"$unit_log" 2>&1 &
+( time npm run --silent test:unit ) >"$unit_log" 2>&1 &
 unit_pid=$!
 
 stage "type-check"
-if npm run --silent typecheck; then count 1 0; else count 0 1; fi
+if time npm run --silent typecheck; then count 1 0; else count 0 1; fi
 
 stage "lint and format"
-if npm run --silent lint; then count 1 0; else count 0 1; fi
-if npm run --silent format:check; then count 1 0; else count 0 1; fi
+if time npm run --silent lint; then count 1 0; else count 0 1; fi
+if time npm run --silent format:check; then count 1 0; else count 0 1; fi
 
 # The code-sample check runs beside the production builds, which leave part of the two cores idle
 # (about a minute saved on the 2-core CI machine): it type-checks every sample of every version,
@@ -80,15 +83,15 @@ if npm run --silent format:check; then count 1 0; else count 0 1; fi
 # that use it) and compares what they print with their recordings. Its output is printed when it ends.
 stage "code samples, in the background"
 samples_log=$(mktemp)
-CHROMIUM_PATH="$chromium" npm run --silent check:samples -- --run >"$samples_log" 2>&1 &
+( time CHROMIUM_PATH="$chromium" npm run --silent check:samples -- --run ) >"$samples_log" 2>&1 &
 samples_pid=$!
 
 stage "production builds"
 # build/: the site as served, plus the test-only route; build-analytics/: the latest version
 # only, with a placeholder analytics ID, for the analytics tests (which need no Markdown twins).
 start=$(date +%s)
-if TANGO_TEST_ROUTES=1 GTAG_TRACKING_ID= npm run --silent build \
-  && GTAG_TRACKING_ID=G-TANGOTEST TANGO_LATEST_ONLY=1 TANGO_LLMS_TXT=off npm run --silent build -- --out-dir build-analytics; then
+if time TANGO_TEST_ROUTES=1 GTAG_TRACKING_ID= npm run --silent build \
+  && time GTAG_TRACKING_ID=G-TANGOTEST TANGO_LATEST_ONLY=1 TANGO_LLMS_TXT=off npm run --silent build -- --out-dir build-analytics; then
   builds_ok=1
   echo "builds: $(( $(date +%s) - start )) s"
 else
@@ -118,7 +121,7 @@ if [ "$builds_ok" = 1 ]; then count 1 0; else count 0 1; finish 1; fi
 stage "browser tests"
 # A report left by an earlier run must not be read as this run's.
 rm -f test-results/e2e.json
-CHROMIUM_PATH="$chromium" npx playwright test
+time CHROMIUM_PATH="$chromium" npx playwright test
 e2e_status=$?
 if [ -f test-results/e2e.json ]; then
   # Time per spec file (the sum of its tests' durations), slowest first.
