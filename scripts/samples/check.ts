@@ -44,7 +44,7 @@ import {fileURLToPath} from 'node:url';
 import {parseArgs} from 'node:util';
 import {listPages} from '../pages.ts';
 import ts from 'typescript';
-import {LIBRARIES} from '../../src/versions/index.ts';
+import {LIBRARIES, NEWEST_LIBRARIES, type Library} from '../../src/versions/index.ts';
 import {browserApis, decideRun, isTypeOnly, NOT_RUN_LABELS, type NotRunKind, type RunDecision} from './classify.ts';
 import {extractBlocks, MdxParseError, parseMeta, SAMPLE_LANGS, siteFolders, type SampleBlock, type SampleMeta} from './extract.ts';
 import {PACKAGE_ROOT} from './libraries.ts';
@@ -114,6 +114,83 @@ export interface CheckOptions {
 }
 
 /**
+ * Type-checks a version's own samples (its pages' blocks, not `version="…"` ones, that passed
+ * against the version's library: a failing block is reported once) again, against
+ * the newest release of its major line (NEWEST_LIBRARIES). A block marked `newer="…"` must fail
+ * there (else the mark is stale); any other failure is a failure of the block.
+ *
+ * @param target The docs version.
+ * @param library Its newest library (an installed alias scope).
+ * @param plans Every block's plan; those of `target`'s own pages are checked.
+ * @param dir An empty work folder.
+ * @param failures Receives the failures, each message ending with the scope it was checked against.
+ * @param failedBlocks Receives the blocks that failed.
+ * @param environment Receives problems of the setup (a package missing from the scope).
+ * @returns The report line: `2.0.0 against the newest 2.x (adb 2.6.4, …): N type-checked, M marked newer=, F failed`.
+ */
+function checkNewest(
+  target: string,
+  library: Library,
+  plans: readonly Plan[],
+  dir: string,
+  failures: Failure[],
+  failedBlocks: Set<SampleBlock>,
+  environment: string[],
+): string {
+  const own = plans.filter(
+    (plan) => plan.kind === 'types' && plan.target === target && plan.meta.version === undefined && !failedBlocks.has(plan.block),
+  );
+  const result = checkTypes(
+    own.map((plan) => plan.block),
+    library,
+    dir,
+  );
+  environment.push(...result.environment);
+  const marked = new Map(own.filter((plan) => plan.meta.newer !== undefined).map((plan) => [plan.block, plan.meta.newer!]));
+  const failing = new Set<SampleBlock>();
+  const against = `against ${library.kind === 'scope' ? library.scope : library.dir}`;
+  for (const failure of result.failures) {
+    failing.add(failure.block!);
+    if (marked.has(failure.block!)) continue;
+    failedBlocks.add(failure.block!);
+    failures.push({
+      ...failure,
+      message: `${failure.message} (${against}; if the newest release needs a change, say so on the page and mark the block newer="…")`,
+    });
+  }
+  let failed = new Set(result.failures.filter((failure) => !marked.has(failure.block!)).map((failure) => failure.block!)).size;
+  for (const [block, reason] of marked) {
+    if (failing.has(block)) continue;
+    failed += 1;
+    failedBlocks.add(block);
+    failures.push({
+      file: block.file,
+      line: block.line,
+      column: block.column,
+      message: `newer="${reason}", but the block compiles ${against}: remove newer= and its note on the page`,
+      block,
+    });
+  }
+  const versions = library.kind === 'scope' ? scopeVersions(library.scope) : '';
+  const major = target.split('.')[0];
+  return `${target} against the newest ${major}.x (${versions}): ${own.length} type-checked, ${marked.size} marked newer=, ${failed} failed`;
+}
+
+/** `adb 2.6.4, adb-scrcpy 2.3.2, …`: the versions of an installed alias scope's packages. */
+function scopeVersions(scope: string): string {
+  const dir = path.join(PACKAGE_ROOT, 'node_modules', scope);
+  if (!fs.existsSync(dir)) return `${scope} missing`;
+  return fs
+    .readdirSync(dir)
+    .sort()
+    .flatMap((pkg) => {
+      const file = path.join(dir, pkg, 'package.json');
+      return fs.existsSync(file) ? [`${pkg} ${(JSON.parse(fs.readFileSync(file, 'utf8')) as {version: string}).version}`] : [];
+    })
+    .join(', ');
+}
+
+/**
  * Runs the checker on a site and prints the report to stdout. Counting: every block is exactly one
  * of type-checked, syntax-only, opted out, or invalid (bad `partial`/`version`/`norun`/`prelude`
  * meta; then not checked). "failed" counts type-checked and syntax-only blocks with at least one
@@ -174,6 +251,7 @@ export async function run(root: string, options: CheckOptions = {}): Promise<num
   }
 
   const failedBlocks = new Set<SampleBlock>();
+  const newestLines: string[] = [];
   const versionOf = new Map(plans.map((plan) => [plan.block, plan.version]));
   const environment: string[] = [];
   for (const plan of plans) {
@@ -216,6 +294,12 @@ export async function run(root: string, options: CheckOptions = {}): Promise<num
         if (versionOf.get(failure.block!) !== target) failure.message += ` (version="${target}")`;
         failures.push(failure);
       }
+      const newest = NEWEST_LIBRARIES[target];
+      if (newest !== undefined) {
+        const dir = path.join(workDir, `${target}-newest`);
+        fs.mkdirSync(dir);
+        newestLines.push(checkNewest(target, newest, plans, dir, failures, failedBlocks, environment));
+      }
     }
   } finally {
     fs.rmSync(workDir, {recursive: true, force: true});
@@ -252,6 +336,7 @@ export async function run(root: string, options: CheckOptions = {}): Promise<num
     total.optedOut += counts.optedOut;
     total.failed += counts.failed;
   }
+  for (const line of newestLines) console.log(line);
   console.log(
     `samples: ${total.typeChecked} type-checked, ${total.syntaxOnly} syntax-only, ${total.optedOut} opted out, ${total.failed} failed`,
   );

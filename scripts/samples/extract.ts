@@ -64,6 +64,11 @@ export interface SampleMeta {
   /** The reason given by `norun="…"`; the block is type-checked but never run (see run.ts). */
   norun?: string;
   /**
+   * The reason given by `newer="…"`: the block does not compile against the newest release of
+   * its version's major line (NEWEST_LIBRARIES in src/versions/index.ts), and the page says why.
+   */
+  newer?: string;
+  /**
    * The names given by `prelude="…"` (space- or comma-separated, e.g. `adb`): hidden setup the
    * type-check declares and the runner supplies (see prelude.ts). Not checked here against the
    * known preludes; check.ts does that.
@@ -203,6 +208,9 @@ export function parseMeta(meta: string | null | undefined): SampleMeta {
     } else if (name === 'norun') {
       if (value) result.norun = value;
       else result.problems.push('norun needs a reason: write norun="why this sample cannot run against the simulated device"');
+    } else if (name === 'newer') {
+      if (value) result.newer = value;
+      else result.problems.push('newer needs a reason: write newer="what the newest release changed"');
     } else if (name === 'prelude') {
       const names = [...new Set((value ?? '').split(/[\s,]+/).filter(Boolean))];
       if (names.length > 0) result.prelude = names;

@@ -126,3 +126,15 @@ export const LIBRARIES: Readonly<Record<string, Library>> = {
     data: {scrcpy: '@tango-v0/scrcpy', 'adb-scrcpy': '@tango-v0/adb-scrcpy', 'android-bin': '@tango-v0/android-bin'},
   },
 };
+
+/**
+ * The newest release of a version's major line, which `npm install @yume-chan/<package>` gives a
+ * reader of that version's pages today: `check:samples` type-checks the version's samples against
+ * it too (issue #25 item 4), and a sample that needs a change for it says so in its fence meta
+ * (`newer="…"`) and on the page. The alias scope is pinned in package.json and raised on purpose:
+ * 2.0.0 against adb 2.6.4, adb-scrcpy 2.3.2, scrcpy 2.3.0, adb-daemon-webusb 2.3.2, stream-extra
+ * 2.6.1, adb-server-node-tcp 2.5.2, scrcpy-decoder-webcodecs 2.5.3 (the others as in LIBRARIES).
+ */
+export const NEWEST_LIBRARIES: Readonly<Record<string, Library & {kind: 'scope'}>> = {
+  '2.0.0': {kind: 'scope', scope: '@tango-v2-newest', data: {}},
+};
