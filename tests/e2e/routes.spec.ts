@@ -126,6 +126,23 @@ test('no page of any version has an empty code block', () => {
   expect(empty, 'routes with an empty code block').toEqual([]);
 });
 
+test('no "Next step" box of any version only repeats the page\'s own pagination link', () => {
+  // Pre-rendered HTML: a box titled "Next step(s)" must point somewhere the "Next" link under it
+  // does not (issue #25: the box on 96 of 100 pages repeated the pagination link).
+  const repeated: string[] = [];
+  for (const route of built) {
+    const html = builtHtml(route);
+    const next = /pagination-nav__link--next"? href="?([^" >]+)/.exec(html)?.[1];
+    for (const [, content] of html.matchAll(
+      /<\/svg><\/span>Next steps?<\/div><div class="?admonitionContent[^>]*>([\s\S]*?)<\/div><\/div>/g,
+    )) {
+      const links = [...content!.matchAll(/href="?([^" >]+)/g)].map(([, href]) => href!.split('#')[0]);
+      if (links.every((href) => href === next)) repeated.push(`${route} (${links.join(', ') || 'no link'})`);
+    }
+  }
+  expect(repeated, 'pages whose Next step box only repeats the pagination link').toEqual([]);
+});
+
 test('the site routes outside the docs exist', async ({request}) => {
   expect((await request.get('/search/')).status()).toBe(200);
   expect((await request.get('/404.html')).status()).toBe(200);
