@@ -1,5 +1,5 @@
 /**
- * The prose of a page, as a reader meets it: its sentences (for tests/unit/repeated-sentences.test.ts)
+ * The prose of a page, as a reader meets it: its sentences (for tests/unit/prose.test.ts)
  * and the words a reader passes before its first code sample (for bench/sample-first.ts).
  *
  * Pages are parsed as Docusaurus 3.10 parses them (scripts/samples/extract.ts parseMdx:

@@ -5,7 +5,7 @@
  * extract.ts finds the pages and their blocks, libraries.ts finds each version's library, and
  * typecheck.ts type-checks the blocks.
  *
- * Usage: tsx scripts/samples/check.ts [--root DIR] [--version X] [--run] [--record] [--list-not-run] [--only TEXT]… [--browser]
+ * Usage: tsx scripts/samples/check.ts [--root DIR] [--version X] [--run] [--record] [--list-not-run] [--no-newest] [--only TEXT]… [--browser]
  *   --root DIR      the site to check (the folder holding docs/, versioned_docs/ and versions.json);
  *                   default: the repository this script lives in.
  *   --version X     check only the pages of docs version X (default: every version).
@@ -14,6 +14,8 @@
  *   --record        with --run (implied): write the recordings instead of comparing, and delete
  *                   recordings no sample runs with any more.
  *   --list-not-run  list every sample that is not run, with the reason (runs nothing by itself).
+ *   --no-newest     leave out the second type-check of a version's samples against the newest
+ *                   release of its major line (NEWEST_LIBRARIES in src/versions/index.ts).
  *   --only TEXT     type-check and run only the pages whose path contains TEXT (no stale-recording
  *                   check); give it several times for several pages.
  *   --browser       run only the browser samples (those that run in Chromium; no stale-recording check).
@@ -63,7 +65,7 @@ import {checkSyntax, checkTypes, type Failure} from './typecheck.ts';
 
 /** The usage line, printed for `--help` and (on stderr) after bad arguments. */
 export const USAGE =
-  'Usage: tsx scripts/samples/check.ts [--root DIR] [--version X] [--run] [--record] [--list-not-run] [--only TEXT]… [--browser]';
+  'Usage: tsx scripts/samples/check.ts [--root DIR] [--version X] [--run] [--record] [--list-not-run] [--no-newest] [--only TEXT]… [--browser]';
 
 /** How many lines of a failing sample's output the report shows. */
 const TAIL_LINES = 12;
@@ -107,6 +109,8 @@ export interface CheckOptions {
   record?: boolean;
   /** List the samples that are not run, with their reasons. */
   listNotRun?: boolean;
+  /** Leave out the second type-check against the newest release (NEWEST_LIBRARIES). */
+  skipNewest?: boolean;
   /** Type-check and run only the pages whose path (as printed) contains one of these texts. */
   onlyPages?: readonly string[];
   /** Run only the browser samples. */
@@ -294,7 +298,7 @@ export async function run(root: string, options: CheckOptions = {}): Promise<num
         if (versionOf.get(failure.block!) !== target) failure.message += ` (version="${target}")`;
         failures.push(failure);
       }
-      const newest = NEWEST_LIBRARIES[target];
+      const newest = options.skipNewest ? undefined : NEWEST_LIBRARIES[target];
       if (newest !== undefined) {
         const dir = path.join(workDir, `${target}-newest`);
         fs.mkdirSync(dir);
@@ -529,6 +533,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     run?: boolean;
     record?: boolean;
     'list-not-run'?: boolean;
+    'no-newest'?: boolean;
     only?: string[];
     browser?: boolean;
   };
@@ -541,6 +546,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         run: {type: 'boolean'},
         record: {type: 'boolean'},
         'list-not-run': {type: 'boolean'},
+        'no-newest': {type: 'boolean'},
         only: {type: 'string', multiple: true},
         browser: {type: 'boolean'},
         help: {type: 'boolean', short: 'h'},
@@ -565,6 +571,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     run: values.run,
     record: values.record,
     listNotRun: values['list-not-run'],
+    skipNewest: values['no-newest'],
     onlyPages: values.only,
     browserOnly: values.browser,
   });

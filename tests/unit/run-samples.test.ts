@@ -412,7 +412,7 @@ test('--run: a small site against the simulated device, recorded, compared, and 
   const output: string[] = [];
   t.mock.method(console, 'log', (...args: unknown[]) => output.push(args.join(' ')));
 
-  assert.equal(await main(['--root', root, '--record', '--list-not-run']), 1);
+  assert.equal(await main(['--root', root, '--no-newest', '--record', '--list-not-run']), 1);
   const record = (name: string) => fs.readFileSync(path.join(root, 'samples/recorded/2.0.0/samples', `${name}.txt`), 'utf8');
   assert.equal(record('model.ts'), 'Model: Pixel 7\n');
   assert.equal(record('prelude.ts'), '--- stderr ---\nSDK 34\n');
@@ -443,7 +443,7 @@ test('--run: a small site against the simulated device, recorded, compared, and 
   // Compared, not written: a changed recording fails, with the first difference.
   output.length = 0;
   fs.writeFileSync(path.join(root, 'samples/recorded/2.0.0/samples/model.ts.txt'), 'Model: Pixel 8\n');
-  assert.equal(await main(['--root', root, '--run', '--only', 'samples.mdx']), 1);
+  assert.equal(await main(['--root', root, '--no-newest', '--run', '--only', 'samples.mdx']), 1);
   assert.match(
     output.join('\n'),
     /model\.ts: output differs from samples\/recorded\/2\.0\.0\/samples\/model\.ts\.txt: line 1: recorded "Model: Pixel 8", printed "Model: Pixel 7"/,
