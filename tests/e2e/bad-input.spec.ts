@@ -227,9 +227,11 @@ test('hostile URL hashes, on load and on a loaded page, change nothing', async (
   expect(watch.failedRequests).toEqual([]);
 });
 
-// Two halves of the values, so that each test stays within its time limit.
-const STORAGE_VALUES = [...HOSTILE, HUGE];
-for (const values of [STORAGE_VALUES.slice(0, 7), STORAGE_VALUES.slice(7)]) {
+// The values a stored entry can break a reader of localStorage with: markup, broken and special
+// JSON, the empty string, an inherited property's name and 100 KB. (The URL-shaped values of
+// HOSTILE reach localStorage as plain text, like these, and cost three page loads each.)
+const STORAGE_VALUES = [HOSTILE[0]!, HOSTILE[1]!, '{"a":', '', 'null', '__proto__', HUGE];
+for (const values of [STORAGE_VALUES]) {
   const names = values.map((value) => JSON.stringify(value.slice(0, 12))).join(', ');
   test(`hostile values in every localStorage key of the site change nothing: ${names}`, async ({context, watch}) => {
     const keys = SITE_STORAGE_KEYS.map(siteStorageKey);
