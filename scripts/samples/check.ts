@@ -397,6 +397,7 @@ export async function run(root: string, options: CheckOptions = {}): Promise<num
       server: decision.server,
       platform: decision.platform,
       events: decision.events,
+      actions: decision.actions,
       record: recordPath(plan.version, plan.pageInFolder, plan.name),
       label: `${plan.block.file}:${plan.block.line} ${plan.name}`,
     };

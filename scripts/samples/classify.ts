@@ -41,8 +41,18 @@ export type RunDecision =
       browser: string[];
       /** The input events of `event="…"` (browser samples only), empty without one. */
       events: SampleEvent[];
+      /** What the runner does to a Node.js sample once it printed a text (`interrupt=`, `unplug=`). */
+      actions: SampleActions;
     }
   | {run: false; kind: NotRunKind; reason: string};
+
+/** The runner's actions on a Node.js sample, each after the sample printed its text. */
+export interface SampleActions {
+  /** Send SIGINT (Ctrl+C) after this text. */
+  interrupt?: string;
+  /** Disconnect the device from Google's ADB server after this text. */
+  unplug?: string;
+}
 
 /** What decideRun needs to know about a block. */
 export interface RunFacts {
@@ -111,15 +121,27 @@ export function decideRun(facts: RunFacts): RunDecision {
       reason: 'event="…" drives a browser page, and this sample uses no browser API (it runs in Node.js)',
     };
   }
+  if ((meta.interrupt !== undefined || meta.unplug !== undefined) && platform !== 'node') {
+    return {run: false, kind: 'invalid', reason: 'interrupt="…" and unplug="…" act on a Node.js process, and this sample runs in Chromium'};
+  }
+  const server = platform === 'node' && needsAdbServer(block.code);
+  if (meta.unplug !== undefined && !server) {
+    return {
+      run: false,
+      kind: 'invalid',
+      reason: 'unplug="…" disconnects the device from Google\'s ADB server, which this sample doesn\'t use',
+    };
+  }
   const standIn = meta.prelude === undefined ? standInPreludes(block.code) : [];
   return {
     run: true,
     preludes: meta.prelude ?? standIn,
     standIn: standIn.length > 0,
-    server: platform === 'node' && needsAdbServer(block.code),
+    server,
     platform,
     browser,
     events: meta.events ?? [],
+    actions: {interrupt: meta.interrupt, unplug: meta.unplug},
   };
 }
 

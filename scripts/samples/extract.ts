@@ -79,6 +79,16 @@ export interface SampleMeta {
    * sample's page after its top-level code is done.
    */
   events?: SampleEvent[];
+  /**
+   * `interrupt="TEXT"` (Node.js samples): once the sample has printed TEXT, the runner sends it
+   * SIGINT, as a reader presses Ctrl+C.
+   */
+  interrupt?: string;
+  /**
+   * `unplug="TEXT"` (Node.js samples that use Google's ADB server): once the sample has printed
+   * TEXT, the runner disconnects the device from the server, as a reader pulls the cable.
+   */
+  unplug?: string;
   /** Meta words that are present but malformed, as messages; a block with any of them fails. */
   problems: string[];
 }
@@ -208,6 +218,9 @@ export function parseMeta(meta: string | null | undefined): SampleMeta {
     } else if (name === 'norun') {
       if (value) result.norun = value;
       else result.problems.push('norun needs a reason: write norun="why this sample cannot run against the simulated device"');
+    } else if (name === 'interrupt' || name === 'unplug') {
+      if (value) result[name] = value;
+      else result.problems.push(`${name} needs the text after which the runner acts, e.g. ${name}="Watching"`);
     } else if (name === 'newer') {
       if (value) result.newer = value;
       else result.problems.push('newer needs a reason: write newer="what the newest release changed"');

@@ -21,7 +21,7 @@
  * (the simulated server's stand-in file) already at DefaultServerPath, as after the docs' "Push
  * the server" step.
  */
-import {execFile, spawn, spawnSync} from 'node:child_process';
+import {execFile, spawn, spawnSync, type ChildProcess} from 'node:child_process';
 import {generateKeyPairSync} from 'node:crypto';
 import {once} from 'node:events';
 import fs from 'node:fs';
@@ -36,7 +36,7 @@ import {SHELL} from '../../device/src/fs.ts';
 import {standInServer} from '../../device/src/scrcpy/registry.ts';
 import {DEFAULT_SERVER_PATH} from '../../device/src/scrcpy/server.ts';
 import {browserSourceName, BrowserSamples, type BrowserJob} from './browser.ts';
-import type {Platform} from './classify.ts';
+import type {Platform, SampleActions} from './classify.ts';
 import {SAMPLE_LANGS, type SampleBlock, type SampleEvent} from './extract.ts';
 import {PACKAGE_ROOT} from './libraries.ts';
 import {DEVICE_PRELUDES, SAMPLE_ENV, withRunPreludes} from './prelude.ts';
@@ -85,6 +85,8 @@ export interface RunJob {
   platform: Platform;
   /** For a browser sample: the input events the runner gives its page after its top-level code. */
   events: readonly SampleEvent[];
+  /** For a Node.js sample: what the runner does once it printed a text (`interrupt=`, `unplug=`). */
+  actions?: SampleActions;
   /** Its recording, relative to the site's root (record.ts recordPath). */
   record: string;
   /** How the report names it: `page:line title`. */
@@ -409,6 +411,11 @@ function notStarted(job: RunJob, problem: string): RawOutcome {
 async function execute(job: RunJob, file: string, context: ExecuteContext, environment: string[]): Promise<RawOutcome> {
   const cwd = path.join(context.workDir, 'cwd', String(context.index));
   fs.mkdirSync(cwd, {recursive: true});
+  // A sample that reads the server file a reader downloaded, `scrcpy-server-v<version>` (the name
+  // Scrcpy's releases give it), finds a stand-in of that version in its working folder.
+  for (const [name, version] of job.block.code.matchAll(/scrcpy-server-v(\d+(?:\.\d+)+)/g)) {
+    fs.writeFileSync(path.join(cwd, name), standInServer(version));
+  }
   const env: NodeJS.ProcessEnv = {...process.env, [SAMPLE_ENV.key]: context.key.file};
   delete env.NODE_OPTIONS;
   const ports: number[] = [];
@@ -428,7 +435,16 @@ async function execute(job: RunJob, file: string, context: ExecuteContext, envir
       await context.server.ensure();
       ports.push(context.server.port);
     }
-    const result = await spawnSample(file, cwd, env, context.timeoutMs);
+    const pending = Object.entries(job.actions ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined);
+    const result = await spawnSample(file, cwd, env, context.timeoutMs, (printed, child) => {
+      for (const [index, [action, text]] of pending.entries()) {
+        if (!printed.includes(text)) continue;
+        pending.splice(index, 1);
+        if (action === 'interrupt') child.kill('SIGINT');
+        else void context.server?.unplug();
+        return;
+      }
+    });
     const normalize = (text: string, frames: 'collapse' | 'first') =>
       normalizeOutput(text, {
         replacements: [
@@ -561,8 +577,17 @@ interface ProcessResult {
   durationMs: number;
 }
 
-/** Runs `node --enable-source-maps FILE` in `cwd`, killing it (SIGKILL) after `timeoutMs`. */
-async function spawnSample(file: string, cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<ProcessResult> {
+/**
+ * Runs `node --enable-source-maps FILE` in `cwd`, killing it (SIGKILL) after `timeoutMs`.
+ * `onStdout` is called with everything the process printed on stdout so far, after each chunk.
+ */
+async function spawnSample(
+  file: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+  onStdout?: (printed: string, child: ChildProcess) => void,
+): Promise<ProcessResult> {
   const start = performance.now();
   const child = spawn(process.execPath, ['--enable-source-maps', file], {cwd, env, stdio: ['ignore', 'pipe', 'pipe']});
   const collect = (stream: NodeJS.ReadableStream) => {
@@ -577,6 +602,7 @@ async function spawnSample(file: string, cwd: string, env: NodeJS.ProcessEnv, ti
     return () => Buffer.concat(chunks).toString('utf8') + (dropped ? `\n[runner: output over ${OUTPUT_LIMIT} bytes dropped]\n` : '');
   };
   const stdout = collect(child.stdout);
+  if (onStdout) child.stdout.on('data', () => onStdout(stdout(), child));
   const stderr = collect(child.stderr);
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -653,6 +679,11 @@ class GoogleAdbServer {
   async #online(): Promise<boolean> {
     const {stdout} = await run(this.#adb, ['devices']).catch(() => ({stdout: ''}));
     return stdout.split('\n').some((line) => line.split(/\s+/).join(' ') === `${this.#serial} device`);
+  }
+
+  /** Disconnects the device from the server, as pulling its cable does (`unplug="…"`); ensure() connects it again. */
+  async unplug(): Promise<void> {
+    await run(this.#adb, ['disconnect', this.#serial]).catch(() => undefined);
   }
 
   /** Disconnects the device, stops the server if this run started it, and closes the device. */

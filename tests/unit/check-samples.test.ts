@@ -141,6 +141,12 @@ test('parseMeta reads partial and version and ignores other words', () => {
   });
   assert.deepEqual(parseMeta("partial='uses adb from above'"), {partial: 'uses adb from above', problems: []});
   assert.deepEqual(parseMeta('version="0.0.24" title="Before"'), {version: '0.0.24', problems: []});
+  assert.deepEqual(parseMeta('interrupt="devices ready" unplug="Unplug it"'), {
+    interrupt: 'devices ready',
+    unplug: 'Unplug it',
+    problems: [],
+  });
+  assert.deepEqual(parseMeta('newer="AdbBanner changed"'), {newer: 'AdbBanner changed', problems: []});
   assert.deepEqual(parseMeta(undefined), {problems: []});
   assert.deepEqual(parseMeta('title="partial" showLineNumbers'), {problems: []});
 });

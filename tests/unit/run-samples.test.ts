@@ -189,7 +189,7 @@ test('decideRun: the reasons not to run, in order, and the preludes, server and 
     /^invalid: event="…" drives a browser page, and this sample uses no browser API/,
   );
 
-  const node = {server: false, platform: 'node', browser: [], events: []};
+  const node = {server: false, platform: 'node', browser: [], events: [], actions: {interrupt: undefined, unplug: undefined}};
   assert.deepEqual(decideRun(facts({code: 'declare const adb: Adb;\nawait adb.getProp("x");'})), {
     run: true,
     preludes: ['adb'],
@@ -205,6 +205,18 @@ test('decideRun: the reasons not to run, in order, and the preludes, server and 
   const server = decideRun(facts({code: 'new AdbServerClient(new AdbServerNodeTcpConnector({host: "127.0.0.1", port: 5037}));'}));
   assert.deepEqual(server, {run: true, preludes: [], standIn: false, ...node, server: true});
 
+  // interrupt= and unplug= act on a Node.js process; unplug= needs Google's ADB server.
+  const serverCode = 'new AdbServerClient(new AdbServerNodeTcpConnector({host: "127.0.0.1", port: 5037}));';
+  assert.deepEqual(decideRun(facts({code: serverCode, meta: {unplug: 'Unplug it', interrupt: 'ready', problems: []}})), {
+    ...server,
+    actions: {interrupt: 'ready', unplug: 'Unplug it'},
+  });
+  assert.match(reason({meta: {unplug: 'Unplug it', problems: []}}), /^invalid: unplug="…" disconnects the device from Google's ADB server/);
+  assert.match(
+    reason({browser: ['document'], meta: {interrupt: 'ready', problems: []}}),
+    /^invalid: interrupt="…" and unplug="…" act on a Node\.js process/,
+  );
+
   // Browser samples run in Chromium, with their events; never with Google's ADB server.
   assert.deepEqual(
     decideRun(facts({browser: ['document', 'window'], meta: {events: click, problems: []}, code: 'fetch("http://x:5037")'})),
@@ -216,6 +228,7 @@ test('decideRun: the reasons not to run, in order, and the preludes, server and 
       platform: 'browser',
       browser: ['document', 'window'],
       events: click,
+      actions: {interrupt: undefined, unplug: undefined},
     },
   );
   const jsx = decideRun(facts({block: {code: 'export const A = () => null;', lang: 'tsx'}}));
