@@ -290,7 +290,7 @@ test('the checker prints its usage on --help and on bad arguments', () => {
   assert.equal(help.status, 0);
   assert.match(
     help.stdout,
-    /^Usage: tsx scripts\/samples\/check\.ts \[--root DIR\] \[--version X\] \[--run\] \[--record\] \[--list-not-run\] \[--only TEXT\]… \[--browser\]$/m,
+    /^Usage: tsx scripts\/samples\/check\.ts \[--root DIR\] \[--version X\] \[--run\] \[--record\] \[--list-not-run\] \[--no-newest\] \[--only TEXT\]… \[--browser\]$/m,
   );
   const bad = runChecker('--nope');
   assert.equal(bad.status, 2);
