@@ -302,6 +302,16 @@ async function transpile(allJobs: readonly RunJob[], workDir: string): Promise<B
         target: 'node20',
         sourcemap: 'inline',
         logLevel: 'silent',
+        // The library's code that the prelude runtime and the samples share goes to shared chunks:
+        // one copy of each package, so the library's instanceof checks (Consumable, its error
+        // classes) hold between the prelude's `adb` and the sample's own imports.
+        splitting: true,
+        // A bundled scope library (see importsPlugin) may hold CommonJS packages (`@yume-chan/async`
+        // 2.x requires tslib): give the ES module output a `require`.
+        banner:
+          library.kind === 'scope' && hasNestedCopies(library.scope)
+            ? {js: "import {createRequire as __sampleRequire} from 'node:module'; const require = __sampleRequire(import.meta.url);"}
+            : undefined,
         tsconfigRaw: {compilerOptions: {useDefineForClassFields: true, jsx: 'react-jsx'}},
         plugins: [importsPlugin(library)],
       });
@@ -338,20 +348,43 @@ async function transpile(allJobs: readonly RunJob[], workDir: string): Promise<B
  */
 function importsPlugin(library: Library): esbuild.Plugin {
   const sourcesDir = library.kind === 'sources' ? path.resolve(PACKAGE_ROOT, library.dir) : undefined;
+  const nestedCopies = library.kind === 'scope' && hasNestedCopies(library.scope);
   return {
     name: 'sample-imports',
     setup(build) {
       // esbuild filters are Go regular expressions (no lookahead): anything not starting with `.` or `/`.
-      build.onResolve({filter: /^[^./]|^\.\/prelude-runtime\.mjs$/}, ({path: specifier, kind}) => {
-        if (kind === 'entry-point' || path.isAbsolute(specifier)) return undefined;
+      build.onResolve({filter: /^[^./]|^\.\/prelude-runtime\.mjs$/}, async ({path: specifier, kind, pluginData}) => {
+        if (kind === 'entry-point' || path.isAbsolute(specifier) || (pluginData as {inner?: boolean} | undefined)?.inner) return undefined;
         if (!specifier.startsWith('@yume-chan/')) return {path: specifier, external: true};
         const name = specifier.slice('@yume-chan/'.length);
-        if (library.kind === 'scope') return {path: `${library.scope}/${name}`, external: true};
+        if (library.kind === 'scope') {
+          if (!nestedCopies) return {path: `${library.scope}/${name}`, external: true};
+          // Bundled, with every `@yume-chan/*` import (the packages' own too) led to the scope's
+          // one copy: installed packages of this scope carry nested copies of their dependencies.
+          const found = await build.resolve(`${library.scope}/${name}`, {kind, resolveDir: PACKAGE_ROOT, pluginData: {inner: true}});
+          return found.errors.length > 0 ? {errors: found.errors} : {path: found.path};
+        }
         if (name === 'async' || name.startsWith('async/')) return {path: `${library.asyncScope}/${name}`, external: true};
         return {path: path.join(sourcesDir!, name.split('/')[0]!, 'src', 'index.ts')};
       });
     },
   };
+}
+
+/**
+ * Whether a package of an installed alias scope carries its own copy of a `@yume-chan` package
+ * (`<scope>/<package>/node_modules/@yume-chan/`): npm nests them for 0.0.24, whose packages pin
+ * exact versions; then two copies of a class break the library's instanceof checks.
+ */
+function hasNestedCopies(scope: string): boolean {
+  const dir = path.join(PACKAGE_ROOT, 'node_modules', scope);
+  return (
+    fs.existsSync(dir) &&
+    fs.readdirSync(dir).some((pkg) => {
+      const nested = path.join(dir, pkg, 'node_modules', '@yume-chan');
+      return fs.existsSync(nested) && fs.readdirSync(nested).length > 0;
+    })
+  );
 }
 
 /** The run's ADB key: a PKCS #8 DER file the prelude runtime reads, and its public key in ADB's format. */
