@@ -353,7 +353,7 @@ function importsPlugin(library: Library): esbuild.Plugin {
     name: 'sample-imports',
     setup(build) {
       // esbuild filters are Go regular expressions (no lookahead): anything not starting with `.` or `/`.
-      build.onResolve({filter: /^[^./]|^\.\/prelude-runtime\.mjs$/}, async ({path: specifier, kind, pluginData}) => {
+      build.onResolve({filter: /^[^./]|^\.\/prelude-runtime\.mjs$/}, async ({path: specifier, kind, pluginData, importer, resolveDir}) => {
         if (kind === 'entry-point' || path.isAbsolute(specifier) || (pluginData as {inner?: boolean} | undefined)?.inner) return undefined;
         if (!specifier.startsWith('@yume-chan/')) return {path: specifier, external: true};
         const name = specifier.slice('@yume-chan/'.length);
@@ -361,6 +361,14 @@ function importsPlugin(library: Library): esbuild.Plugin {
           if (!nestedCopies) return {path: `${library.scope}/${name}`, external: true};
           // Bundled, with every `@yume-chan/*` import (the packages' own too) led to the scope's
           // one copy: installed packages of this scope carry nested copies of their dependencies.
+          // A nested copy of another version (adb-server-node-tcp 0.0.23's own stream-extra) is
+          // what its package needs, and is kept, as is a package the scope doesn't hold.
+          const top = scopeVersion(library.scope, name.split('/')[0]!);
+          const own = nestedVersion(library.scope, importer, name.split('/')[0]!);
+          if (top === undefined || (own !== undefined && own !== top)) {
+            const nested = await build.resolve(specifier, {kind, resolveDir, pluginData: {inner: true}});
+            return nested.errors.length > 0 ? {errors: nested.errors} : {path: nested.path};
+          }
           const found = await build.resolve(`${library.scope}/${name}`, {kind, resolveDir: PACKAGE_ROOT, pluginData: {inner: true}});
           return found.errors.length > 0 ? {errors: found.errors} : {path: found.path};
         }
@@ -369,6 +377,25 @@ function importsPlugin(library: Library): esbuild.Plugin {
       });
     },
   };
+}
+
+/** The version of `<scope>/<name>` (its package.json), or undefined when it isn't installed. */
+function scopeVersion(scope: string, name: string): string | undefined {
+  const file = path.join(PACKAGE_ROOT, 'node_modules', scope, name, 'package.json');
+  return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as {version: string}).version : undefined;
+}
+
+/**
+ * The version of the copy of `@yume-chan/<name>` nested in the scope package that holds `importer`
+ * (`<scope>/<package>/node_modules/@yume-chan/<name>`), or undefined when the importer is outside
+ * the scope or its package has no such copy.
+ */
+function nestedVersion(scope: string, importer: string, name: string): string | undefined {
+  const scopeDir = path.join(PACKAGE_ROOT, 'node_modules', scope) + path.sep;
+  if (!importer.startsWith(scopeDir)) return undefined;
+  const pkg = importer.slice(scopeDir.length).split(path.sep)[0]!;
+  const file = path.join(scopeDir, pkg, 'node_modules', '@yume-chan', name, 'package.json');
+  return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as {version: string}).version : undefined;
 }
 
 /**
