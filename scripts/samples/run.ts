@@ -341,8 +341,11 @@ async function transpile(allJobs: readonly RunJob[], workDir: string): Promise<B
 /**
  * esbuild plugin: maps `@yume-chan/<package>` to the version's library, as the type-check's `paths`
  * do, and leaves every other bare import (packages, `node:` modules) and the prelude runtime outside
- * the bundle. An installed alias scope (2.0.0 `@tango-v2`, 0.0.24 `@tango-v0`) stays outside too,
- * rewritten to `<scope>/<package>`; a sources library (1.x) is bundled from
+ * the bundle. An installed alias scope stays outside too, rewritten to `<scope>/<package>` (2.0.0
+ * `@tango-v2`), unless its packages nest copies of each other (0.0.24 `@tango-v0`, see
+ * hasNestedCopies): then it is bundled, each `@yume-chan/*` import led to the scope's one copy
+ * (a nested copy of another version, or a package the scope lacks, resolves as Node.js would);
+ * a sources library (1.x) is bundled from
  * `<dir>/<package>/src/index.ts`, except `@yume-chan/async`, which comes from its alias scope.
  * Relative imports of the prelude runtime (prelude.ts) are bundled.
  */
