@@ -55,8 +55,11 @@ export const DEFAULT_RUN_VERSIONS: readonly string[] = ['2.0.0'];
 /** The versions whose browser samples run in Chromium (prelude-browser.ts connects with the 2.x packages). */
 export const BROWSER_VERSIONS: readonly string[] = ['2.0.0'];
 
-/** How long a sample may run before it is killed and fails, in milliseconds. */
-export const RUN_TIMEOUT_MS = 15_000;
+/**
+ * How long a sample may run before it is killed and fails, in milliseconds. 30 s: on a busy 2-core
+ * CI machine (builds beside the run) the framebuffer PNG sample took over 15 s once.
+ */
+export const RUN_TIMEOUT_MS = 30_000;
 
 /** How many sample processes run at once. */
 export const RUN_CONCURRENCY = 2;
