@@ -3,10 +3,11 @@
  * route of the latest version in light mode (which is also where those routes get the render
  * checks of routes.spec.ts: no console error, no failed or external request; routes.spec.ts
  * renders the others), a sample of each older version (every 24th route and its home), a sample
- * in dark mode (every 16th route of the latest version), the search page and the not-found page.
- * The navbar, sidebar, table of contents, footer, code blocks and colour contrast are checked on
- * every 4th route of the latest version and on every other route above; the rest of the content
- * on every other route. A violation of impact `serious` or
+ * in dark mode (every 32nd route of the latest version), the search page and the not-found page.
+ * Colour contrast, axe's costliest rule (~1.7 s of ~2.2 s on a page of content on the 2-core
+ * machine), runs on every 4th route of the latest version and on every route of the other samples;
+ * every other rule runs on each page checked, navbar, sidebar, table of contents, footer and code
+ * blocks included. A violation of impact `serious` or
  * `critical` fails the test, listed as `route: rule (impact) — help — selectors` so the message
  * says what to fix. Code blocks are analysed too: the syntax-highlighting colours must meet AA.
  * Diagrams are images, which axe cannot look into: mdx.spec.ts checks the contrast of their labels.
@@ -39,37 +40,18 @@ async function openSettled(page: Page, route: string) {
 }
 
 /**
- * The parts of a doc page that are the same components on every page of a version: the navbar,
- * the sidebar, the table of contents and the footer. They hold most of a page's text, so axe's
- * contrast rule spends about a quarter of its time there.
+ * The serious and critical violations on the current page, one line each; with `contrast: false`,
+ * without the colour-contrast rule. (The whole page without contrast takes axe ~0.45 s; leaving the
+ * navbar, sidebar, table of contents, footer and code blocks out with `exclude()`, as this pass
+ * once did, took ~0.75 s: axe's include/exclude matching costs more than those parts.)
  */
-const PAGE_CHROME = ['.navbar', '.theme-doc-sidebar-container', '.theme-doc-toc-desktop', '.footer'];
-
-/**
- * Code blocks: the same component on every page, whose token colours come from two fixed themes
- * (made to meet AA by src/utils/prism-contrast.ts, tested in tests/unit/prism-contrast.test.ts).
- * Their thousands of token spans take a third to a half of axe's time on a page with samples, so
- * they are checked with the page chrome, on the same sample of routes.
- */
-const CODE_BLOCKS = ['.theme-code-block'];
-
-/**
- * The serious and critical violations on the current page, one line each. With `chrome: false`
- * the page chrome ({@link PAGE_CHROME}) and the code blocks ({@link CODE_BLOCKS}) are left out:
- * they are checked whole on a sample of pages.
- */
-async function violations(
-  page: Page,
-  route: string,
-  {chrome = true, contrast = true}: {chrome?: boolean; contrast?: boolean} = {},
-): Promise<string[]> {
+async function violations(page: Page, route: string, {contrast = true}: {contrast?: boolean} = {}): Promise<string[]> {
   // Legacy mode runs axe in the page itself; the default opens a blank page per run to merge
   // the results of each frame, which doubles the time and the pages have no frames.
   let builder = new AxeBuilder({page})
     .withTags(TAGS)
     .options({resultTypes: ['violations']})
     .setLegacyMode(true);
-  if (!chrome) for (const selector of [...PAGE_CHROME, ...CODE_BLOCKS]) builder = builder.exclude(selector);
   if (!contrast) builder = builder.disableRules(['color-contrast']);
   const results = await builder.analyze();
   return results.violations
@@ -95,7 +77,7 @@ const olderVersions = [...expected.keys()].filter((version) => version !== LATES
 const checkedLatest = latest.filter((_, index) => axeCheckedLatest(index));
 const older = olderVersions.flatMap((version) => everyNth(expected.get(version)!, 24));
 const lightRoutes = [...checkedLatest, ...older, '/search/?q=adb', '/no/such/page/'];
-const darkRoutes = [...everyNth(latest, 16), '/1.1.0/', '/search/?q=adb', '/no/such/page/'];
+const darkRoutes = [...everyNth(latest, 32), '/1.1.0/', '/search/?q=adb', '/no/such/page/'];
 
 // In chunks, one browser page each, so that each test stays within its time limit and a failure
 // names a short range of routes (axe takes ~2 s a page).
@@ -110,14 +92,11 @@ for (let start = 0; start < lightRoutes.length; start += CHUNK) {
     for (const route of chunk) {
       await openSettled(page, route);
       await expect(page.locator('html'), route).toHaveAttribute('data-theme', 'light');
-      // The page chrome, code blocks and colour contrast are checked on every 4th route of the
-      // latest version (so in every sidebar: each has more than 4 pages), every older-version
-      // route and every special page; the rest of the content on every other route (contrast is
-      // a property of the components and the theme, the same on every page, and took ~1 s of
-      // axe's ~2.5 s on a page of content).
+      // Colour contrast on every 4th route of the latest version (so in every sidebar: each has
+      // more than 4 pages), every older-version route and every special page: contrast is a
+      // property of the components and the theme, the same on every page.
       const index = latest.indexOf(route);
-      const whole = index < 0 || index % 4 === 0;
-      found.push(...(await violations(page, route, {chrome: whole, contrast: whole})));
+      found.push(...(await violations(page, route, {contrast: index < 0 || index % 4 === 0})));
     }
     expect(found, 'serious or critical axe violations').toEqual([]);
     // The render checks of routes.spec.ts, for the routes it leaves to this pass (console errors
