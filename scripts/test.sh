@@ -62,13 +62,33 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 echo "Chromium: $chromium ($("$chromium" --version 2>/dev/null))"
 
-# The unit tests (two files at a time) start first and run in the background, beside the
-# type-check, lint and builds, which leave part of the two cores idle; their output is printed
-# when they end, below.
-stage "unit tests, in the background"
+# The unit tests (two files at a time), the code-sample check and the production builds start at
+# once, in the background, beside the type-check, lint and format check: on the 2-core CI machine
+# every stage before the browser tests is CPU-bound, and started together they keep both cores busy
+# (the type-check, lint and format check use one core each, and the builds waited for them). Each
+# background stage's output is printed when it ends, below, with its own wall and CPU time.
+stage "unit tests, code samples and production builds, in the background"
 unit_log=$(mktemp)
 ( time npm run --silent test:unit ) >"$unit_log" 2>&1 &
 unit_pid=$!
+
+# The code-sample check type-checks every sample of every version, then runs the samples against
+# the simulated device (Google's ADB server on port 5037 for those that use it) and compares what
+# they print with their recordings.
+samples_log=$(mktemp)
+( time CHROMIUM_PATH="$chromium" npm run --silent check:samples -- --run ) >"$samples_log" 2>&1 &
+samples_pid=$!
+
+# build/: the site as served, plus the test-only route; build-analytics/: the latest version
+# only, with a placeholder analytics ID, for the analytics tests (which need no Markdown twins).
+builds_log=$(mktemp)
+(
+  start=$SECONDS
+  time TANGO_TEST_ROUTES=1 GTAG_TRACKING_ID= npm run --silent build \
+    && time GTAG_TRACKING_ID=G-TANGOTEST TANGO_LATEST_ONLY=1 TANGO_LLMS_TXT=off npm run --silent build -- --out-dir build-analytics \
+    && echo "builds: $((SECONDS - start)) s"
+) >"$builds_log" 2>&1 &
+builds_pid=$!
 
 stage "type-check"
 if time npm run --silent typecheck; then count 1 0; else count 0 1; fi
@@ -77,26 +97,9 @@ stage "lint and format"
 if time npm run --silent lint; then count 1 0; else count 0 1; fi
 if time npm run --silent format:check; then count 1 0; else count 0 1; fi
 
-# The code-sample check runs beside the production builds, which leave part of the two cores idle
-# (about a minute saved on the 2-core CI machine): it type-checks every sample of every version,
-# then runs the samples against the simulated device (Google's ADB server on port 5037 for those
-# that use it) and compares what they print with their recordings. Its output is printed when it ends.
-stage "code samples, in the background"
-samples_log=$(mktemp)
-( time CHROMIUM_PATH="$chromium" npm run --silent check:samples -- --run ) >"$samples_log" 2>&1 &
-samples_pid=$!
-
 stage "production builds"
-# build/: the site as served, plus the test-only route; build-analytics/: the latest version
-# only, with a placeholder analytics ID, for the analytics tests (which need no Markdown twins).
-start=$(date +%s)
-if time TANGO_TEST_ROUTES=1 GTAG_TRACKING_ID= npm run --silent build \
-  && time GTAG_TRACKING_ID=G-TANGOTEST TANGO_LATEST_ONLY=1 TANGO_LLMS_TXT=off npm run --silent build -- --out-dir build-analytics; then
-  builds_ok=1
-  echo "builds: $(( $(date +%s) - start )) s"
-else
-  builds_ok=0
-fi
+if wait "$builds_pid"; then builds_ok=1; else builds_ok=0; fi
+cat "$builds_log"
 
 stage "unit tests"
 wait "$unit_pid"
@@ -121,7 +124,8 @@ if [ "$builds_ok" = 1 ]; then count 1 0; else count 0 1; finish 1; fi
 stage "browser tests"
 # A report left by an earlier run must not be read as this run's.
 rm -f test-results/e2e.json
-time CHROMIUM_PATH="$chromium" npx playwright test
+# In a subshell: `time` counts the CPU of the children its shell reaps while it runs.
+( time CHROMIUM_PATH="$chromium" npx playwright test )
 e2e_status=$?
 if [ -f test-results/e2e.json ]; then
   # Time per spec file (the sum of its tests' durations), slowest first.

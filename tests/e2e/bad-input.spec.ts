@@ -30,6 +30,14 @@ const HOSTILE = [
   'undefined',
   '__proto__',
 ];
+/**
+ * The values of {@link HOSTILE} that a URL parameter or hash can still break a page with: markup,
+ * a `javascript:` URL, a malformed escape, NUL, the empty string, `null` and `__proto__`. The
+ * other four (a path, a right-to-left override, broken JSON, `undefined`) reach the page as plain
+ * text like `null` does, and cost a page load each in three tests. The `version` parameter, which
+ * picks an index file to fetch, still gets them all.
+ */
+const URL_HOSTILE = HOSTILE.filter((value) => !['../../etc/passwd', '\u202Egnp.exe', '{"a":', 'undefined'].includes(value));
 /** ~100 KB, for what never travels to the server: the hash, localStorage, typed text. */
 const HUGE = 'x'.repeat(100_000);
 /**
@@ -106,7 +114,7 @@ test('the site stores exactly the listed localStorage keys', async ({page, watch
 });
 
 test('/search/?q= with hostile values shows results, no results or a message, and runs nothing', async ({page, watch}) => {
-  for (const value of [...HOSTILE, LONG]) {
+  for (const value of [...URL_HOSTILE, LONG]) {
     const label = `q=${JSON.stringify(value.slice(0, 40))}`;
     await gotoHydrated(page, `/search/?q=${encodeURIComponent(value)}`);
     await expectSearchSettled(page, value, label);
@@ -148,7 +156,7 @@ test('/search/?version= with hostile values says the version is unknown and runs
 });
 
 test('hostile values in the query parameters a doc page reads, or might, change nothing', async ({page, watch}) => {
-  for (const value of [...HOSTILE, 'x'.repeat(1_500)]) {
+  for (const value of [...URL_HOSTILE, 'x'.repeat(1_500)]) {
     const label = `params=${JSON.stringify(value.slice(0, 40))}`;
     const v = encodeURIComponent(value);
     const params = [
@@ -186,7 +194,7 @@ test('hostile values in the query parameters a doc page reads, or might, change 
 test('hostile URL hashes, on load and on a loaded page, change nothing', async ({page, watch}) => {
   // Raw as well as encoded: malformed escapes and markup as a hand-made link has them.
   const hashes = [
-    ...HOSTILE.map((value) => encodeURIComponent(value)),
+    ...URL_HOSTILE.map((value) => encodeURIComponent(value)),
     '%E0%A4%A',
     '%',
     '%ZZ',

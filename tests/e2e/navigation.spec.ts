@@ -107,7 +107,9 @@ test('the colour mode persists across reloads and syncs to a second tab', async 
   const start = await theme();
   const next = start === 'dark' ? 'light' : 'dark';
   const other = await context.newPage();
-  await other.goto('/api/');
+  // Hydrated before the toggle: the second tab follows through the `storage` event, which only the
+  // hydrated page listens to (a page still loading keeps the mode its head script read).
+  await gotoHydrated(other, '/api/');
   const toggle = page.getByRole('button', {name: /dark mode|light mode|system mode/i});
   for (let clicks = 0; clicks < 3 && (await theme()) !== next; clicks += 1) {
     await toggle.click();
