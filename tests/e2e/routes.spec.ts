@@ -1,7 +1,18 @@
 import {readFileSync, readdirSync} from 'node:fs';
 import path from 'node:path';
-import type {Page} from '@playwright/test';
-import {test, expect, expectedRoutes, expectedTitles, builtRoutes, SITE_TITLE, gotoHydrated, axeCheckedLatest} from './fixtures.ts';
+import {
+  test,
+  expect,
+  expectedRoutes,
+  expectedTitles,
+  builtRoutes,
+  builtHtml,
+  decodeEntities,
+  SITE_TITLE,
+  gotoHydrated,
+  axeCheckedLatest,
+  visitInApp,
+} from './fixtures.ts';
 import {docsVersions, LATEST} from '../../src/versions/index.ts';
 
 const expected = expectedRoutes();
@@ -9,15 +20,6 @@ const titles = expectedTitles();
 const allExpected = new Set([...expected.values()].flat());
 const built = builtRoutes().filter((route) => !route.startsWith('/__test__/'));
 const RENDER_CHUNK = 50;
-
-function decodeEntities(text: string): string {
-  return text
-    .replace(/&amp;/g, '&')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#x27;|&#39;/g, "'");
-}
 
 test('the build has exactly the listed routes: none missing, none extra', () => {
   const siteFile = path.resolve(import.meta.dirname, '../../../shared/spec/routes/site.txt');
@@ -74,11 +76,7 @@ for (const [version, routes] of expected) {
       test.setTimeout(120_000);
       await gotoHydrated(page, chunk[0]!, {waitUntil: 'load'});
       await expect(page.locator('h1').first(), chunk[0]).toBeVisible();
-      for (const route of chunk.slice(1)) {
-        await navigateInApp(page, route);
-        await expect(page, route).toHaveTitle(builtTitle(route));
-        await expect(page.locator('h1').first(), route).toHaveText(builtHeading(route));
-      }
+      for (const route of chunk.slice(1)) await visitInApp(page, route);
       expect(watch.consoleErrors).toEqual([]);
       expect(watch.externalRequests).toEqual([]);
       expect(watch.failedRequests, 'failed requests to the site').toEqual([]);
@@ -86,40 +84,12 @@ for (const [version, routes] of expected) {
   }
 }
 
-/** The pre-rendered HTML of a built route. */
-function builtHtml(route: string): string {
-  return readFileSync(path.resolve(import.meta.dirname, '../../build', `.${route}`, 'index.html'), 'utf8');
-}
-
-/** The `<title>` of a built route, decoded. */
-function builtTitle(route: string): string {
-  return decodeEntities(/<title[^>]*>([^<]*)<\/title>/.exec(builtHtml(route))?.[1] ?? '');
-}
-
-/** The text of a built route's first `<h1>`, decoded. */
-function builtHeading(route: string): string {
-  return decodeEntities((/<h1[^>]*>(.*?)<\/h1>/s.exec(builtHtml(route))?.[1] ?? '').replace(/<[^>]+>/g, '').trim());
-}
-
-/**
- * Moves the hydrated page to `route` with the site's client-side router, as a link click does: a
- * history entry in the router's own shape (a `key` and a `state`), then the `popstate` event the
- * router listens to. The caller waits for the new page's title and heading.
- */
-async function navigateInApp(page: Page, route: string): Promise<void> {
-  await page.evaluate((target) => {
-    window.history.pushState({key: Math.random().toString(36).slice(2, 8), state: undefined}, '', target);
-    window.dispatchEvent(new PopStateEvent('popstate', {state: window.history.state}));
-  }, route);
-}
-
 test('no page of any version has an empty code block', () => {
   // Pre-rendered HTML: every code block (the TypeScript tab of a sample included; a JavaScript
   // tab is rendered from the same conversion when picked) holds some text.
   const empty: string[] = [];
   for (const route of built) {
-    const html = readFileSync(path.resolve(import.meta.dirname, '../../build', `.${route}`, 'index.html'), 'utf8');
-    for (const [, code] of html.matchAll(/<pre[^>]*><code[^>]*>([\s\S]*?)<\/code><\/pre>/g)) {
+    for (const [, code] of builtHtml(route).matchAll(/<pre[^>]*><code[^>]*>([\s\S]*?)<\/code><\/pre>/g)) {
       if (decodeEntities(code!.replace(/<[^>]+>/g, '')).trim() === '') empty.push(route);
     }
   }
