@@ -5,8 +5,9 @@
  * How (runSamples): every sample, with its preludes (prelude.ts), is written as a TypeScript file
  * whose line numbers are those of its page, and one esbuild call transpiles them all into ESM
  * files in a temporary folder inside node_modules/.cache (so that bare imports resolve from the
- * repository), with `@yume-chan/<package>` imports rewritten to the version's alias
- * (`@tango-v2/<package>` for 2.0.0), as the type-check maps them. Each sample then runs in its own
+ * repository), with `@yume-chan/<package>` imports led to the version's library (the alias
+ * `@tango-v2/<package>` for 2.0.0), as the type-check maps them, and the library bundled into
+ * chunks the samples share (importsPlugin). Each sample then runs in its own
  * `node` process (Node's own semantics: exit code 13 for a top-level await that never settles, 1
  * for an uncaught error or unhandled rejection, `process.exit`), two at a time, in its own empty
  * working folder, with stdin closed. A sample with the adb prelude gets a fresh SimulatedDevice
@@ -304,6 +305,9 @@ async function transpile(allJobs: readonly RunJob[], workDir: string): Promise<B
         platform: 'node',
         target: 'node20',
         sourcemap: 'inline',
+        // Frames inside the library are collapsed in recordings (record.ts): a map without the
+        // library's sources is enough for the samples' own lines, and quicker for Node.js to read.
+        sourcesContent: false,
         logLevel: 'silent',
         // The library's code that the prelude runtime and the samples share goes to shared chunks:
         // one copy of each package, so the library's instanceof checks (Consumable, its error
@@ -312,7 +316,7 @@ async function transpile(allJobs: readonly RunJob[], workDir: string): Promise<B
         // A bundled scope library (see importsPlugin) may hold CommonJS packages (`@yume-chan/async`
         // 2.x requires tslib): give the ES module output a `require`.
         banner:
-          library.kind === 'scope' && hasNestedCopies(library.scope)
+          library.kind === 'scope'
             ? {js: "import {createRequire as __sampleRequire} from 'node:module'; const require = __sampleRequire(import.meta.url);"}
             : undefined,
         tsconfigRaw: {compilerOptions: {useDefineForClassFields: true, jsx: 'react-jsx'}},
@@ -343,13 +347,16 @@ async function transpile(allJobs: readonly RunJob[], workDir: string): Promise<B
 
 /**
  * esbuild plugin: maps `@yume-chan/<package>` to the version's library, as the type-check's `paths`
- * do, and leaves every other bare import (packages, `node:` modules) and the prelude runtime outside
- * the bundle. An installed alias scope stays outside too, rewritten to `<scope>/<package>` (2.0.0
- * `@tango-v2`), unless its packages nest copies of each other (0.0.24 `@tango-v0`, see
- * hasNestedCopies): then it is bundled, each `@yume-chan/*` import led to the scope's one copy
- * (a nested copy of another version, or a package the scope lacks, resolves as Node.js would);
- * a sources library (1.x) is bundled from
- * `<dir>/<package>/src/index.ts`, except `@yume-chan/async`, which comes from its alias scope.
+ * do, and leaves every other bare import (packages, `node:` modules) outside the bundle.
+ * - An installed alias scope (2.0.0 `@tango-v2`, 0.0.24 `@tango-v0`) is bundled, each
+ *   `@yume-chan/*` import (the packages' own too) led to `<scope>/<package>`; where a package of
+ *   the scope nests a copy of another version of a package (0.0.24: adb-server-node-tcp 0.0.23's
+ *   own stream-extra, see hasNestedCopies), or the scope lacks one, the import resolves as Node.js
+ *   would. Bundled, a sample loads a few shared chunks instead of the ~400 files of the packages'
+ *   `esm/` folders: 0.13 s of CPU for node to start and load the library against 0.38 s
+ *   (measured on the 2-core machine), and most of a sample's run was that.
+ * - A sources library (1.x) is bundled from `<dir>/<package>/src/index.ts`, except
+ *   `@yume-chan/async`, which comes from its alias scope.
  * Relative imports of the prelude runtime (prelude.ts) are bundled.
  */
 function importsPlugin(library: Library): esbuild.Plugin {
@@ -361,16 +368,18 @@ function importsPlugin(library: Library): esbuild.Plugin {
       // esbuild filters are Go regular expressions (no lookahead): anything not starting with `.` or `/`.
       build.onResolve({filter: /^[^./]|^\.\/prelude-runtime\.mjs$/}, async ({path: specifier, kind, pluginData, importer, resolveDir}) => {
         if (kind === 'entry-point' || path.isAbsolute(specifier) || (pluginData as {inner?: boolean} | undefined)?.inner) return undefined;
-        if (!specifier.startsWith('@yume-chan/')) return {path: specifier, external: true};
-        const name = specifier.slice('@yume-chan/'.length);
+        // The prelude runtime's Scrcpy part (prelude-scrcpy.ts) imports the 2.0.0 alias by name.
+        const prefix = ['@yume-chan/', library.kind === 'scope' ? `${library.scope}/` : undefined].find(
+          (candidate) => candidate !== undefined && specifier.startsWith(candidate),
+        );
+        if (prefix === undefined) return {path: specifier, external: true};
+        const name = specifier.slice(prefix.length);
         if (library.kind === 'scope') {
-          if (!nestedCopies) return {path: `${library.scope}/${name}`, external: true};
           // Bundled, with every `@yume-chan/*` import (the packages' own too) led to the scope's
-          // one copy: installed packages of this scope carry nested copies of their dependencies.
-          // A nested copy of another version (adb-server-node-tcp 0.0.23's own stream-extra) is
-          // what its package needs, and is kept, as is a package the scope doesn't hold.
+          // one copy. A nested copy of another version (adb-server-node-tcp 0.0.23's own
+          // stream-extra) is what its package needs, and is kept, as is a package the scope doesn't hold.
           const top = scopeVersion(library.scope, name.split('/')[0]!);
-          const own = nestedVersion(library.scope, importer, name.split('/')[0]!);
+          const own = nestedCopies ? nestedVersion(library.scope, importer, name.split('/')[0]!) : undefined;
           if (top === undefined || (own !== undefined && own !== top)) {
             const nested = await build.resolve(specifier, {kind, resolveDir, pluginData: {inner: true}});
             return nested.errors.length > 0 ? {errors: nested.errors} : {path: nested.path};
@@ -385,10 +394,15 @@ function importsPlugin(library: Library): esbuild.Plugin {
   };
 }
 
+const scopeVersions = new Map<string, string | undefined>();
+
 /** The version of `<scope>/<name>` (its package.json), or undefined when it isn't installed. */
 function scopeVersion(scope: string, name: string): string | undefined {
   const file = path.join(PACKAGE_ROOT, 'node_modules', scope, name, 'package.json');
-  return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as {version: string}).version : undefined;
+  if (!scopeVersions.has(file)) {
+    scopeVersions.set(file, fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as {version: string}).version : undefined);
+  }
+  return scopeVersions.get(file);
 }
 
 /**
