@@ -152,7 +152,7 @@ const config = {
     ],
   ],
 
-  clientModules: ['./src/clientModules/safe-hash.ts', './src/clientModules/idle-prefetch.ts'],
+  clientModules: ['./src/clientModules/safe-hash.ts', './src/clientModules/idle-prefetch.ts', './src/clientModules/progress-bar.ts'],
   plugins: [
     // Only `light` or `dark` reaches html[data-theme], whatever is stored or in the query string.
     colorModeGuard,

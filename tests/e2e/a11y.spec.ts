@@ -166,3 +166,18 @@ test(`dark mode: ${darkRoutes.length} sample routes have no serious WCAG 2.1 AA 
   }
   expect(found, 'serious or critical axe violations').toEqual([]);
 });
+
+test('the progress bar of a slow client-side navigation has no serious WCAG 2.1 AA violations', async ({page}) => {
+  const route = '/0.0.24/api/adb/sync/';
+  await openSettled(page, '/');
+  // The next route's chunks (a page / does not link to, so none is prefetched) come 1.5 s late:
+  // the theme shows its progress bar after 200 ms.
+  await page.route('**/assets/js/*.js', async (request) => {
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await request.continue();
+  });
+  const navigation = visitInApp(page, route);
+  await expect(page.locator('#nprogress .bar')).toBeAttached();
+  expect(await violations(page, `${route} while it loads`, {contrast: false})).toEqual([]);
+  await navigation;
+});
