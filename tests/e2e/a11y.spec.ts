@@ -15,9 +15,10 @@
  * ~0.4 s for `axe.run` called in the page with violations only).
  *
  * Colour contrast, axe's costliest rule (~0.9 s of ~1.2 s on a page of content), runs on every 8th
- * route of the latest version, the home of each older version and the special pages in both colour
- * modes; every other rule runs on
- * each page checked, navbar, sidebar, table of contents, footer and code blocks included. A
+ * route of the latest version, the home of each older version, every dark-mode route and the
+ * special pages in both colour modes; every other rule runs on each page checked, navbar, sidebar,
+ * table of contents, footer and code blocks included, and on the progress bar of a slow
+ * client-side navigation. A
  * violation of impact `serious` or `critical` fails the test, listed as
  * `route: rule (impact) — help — selectors` so the message says what to fix. Code blocks are
  * analysed too: the syntax-highlighting colours must meet AA. Diagrams are images, which axe cannot
