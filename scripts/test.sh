@@ -62,7 +62,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 echo "Chromium: $chromium ($("$chromium" --version 2>/dev/null))"
 
-# The unit tests (two files at a time), the code-sample check and the production builds start at
+# The unit tests (tests/unit/one-process.ts beside tests/unit/own-process/), the code-sample check and the production builds start at
 # once, in the background, beside the type-check, lint and format check: every stage before the
 # browser tests is CPU-bound on the 2-core CI machine, so the order among them hardly matters
 # (starting the builds 60 s earlier left the browser tests' start where it was, at ~330 s), but

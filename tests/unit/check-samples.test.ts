@@ -5,17 +5,33 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
+import {format} from 'node:util';
 import {main} from '../../scripts/samples/check.ts';
 import {extractBlocks, MdxParseError, parseMeta} from '../../scripts/samples/extract.ts';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SCRIPT = path.join(REPO, 'scripts', 'samples', 'check.ts');
 
-/** Runs the checker as `npm run check:samples` would, from the repository folder. */
-function runChecker(...args: string[]) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', SCRIPT, ...args], {cwd: REPO, encoding: 'utf8'});
-  const lines = result.stdout.trimEnd().split('\n');
-  return {status: result.status, stdout: result.stdout, stderr: result.stderr, last: lines.at(-1)};
+/**
+ * Runs the checker's `main` in this process with `args`, as `npm run check:samples -- ARGS` runs
+ * it from the repository folder, and returns its exit code and what it printed (console.log lines
+ * as `stdout`, console.error lines as `stderr`; `last` is the last stdout line). In-process, the
+ * checks share TypeScript and its parsed lib files (typecheck.ts): 6 s a run as a process.
+ */
+async function runChecker(...args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const {log, error} = console;
+  console.log = (...parts: unknown[]) => void out.push(format(...parts));
+  console.error = (...parts: unknown[]) => void err.push(format(...parts));
+  let status: number;
+  try {
+    status = await main(args);
+  } finally {
+    Object.assign(console, {log, error});
+  }
+  const stdout = out.map((line) => `${line}\n`).join('');
+  return {status, stdout, stderr: err.map((line) => `${line}\n`).join(''), last: out.at(-1)?.split('\n').at(-1)};
 }
 
 /** Writes `files` (relative path → content) under a new temporary folder and returns that folder. */
@@ -195,10 +211,10 @@ test('extractBlocks throws MdxParseError naming the file', () => {
   );
 });
 
-test('the checker reports each failing block and exits 1', () => {
+test('the checker reports each failing block and exits 1', async () => {
   const root = makeTree(FIXTURE);
   try {
-    const {status, stdout, last} = runChecker('--root', root, '--no-newest');
+    const {status, stdout, last} = await runChecker('--root', root, '--no-newest');
     const rel = (file: string) => path.relative(REPO, path.join(root, file)).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     assert.equal(last, 'samples: 9 type-checked, 0 syntax-only, 1 opted out, 5 failed', stdout);
     assert.equal(status, 1);
@@ -220,7 +236,7 @@ test('the checker reports each failing block and exits 1', () => {
   }
 });
 
-test("1.x samples are type-checked against that version's sources: wrong ones fail, right ones pass", () => {
+test("1.x samples are type-checked against that version's sources: wrong ones fail, right ones pass", async () => {
   // Wrong against the 1.0.0 sources: a misspelt method, a Promise used without await (trackDevices
   // returns Promise<DeviceObserver> in 1.0.0), and a class that only 1.1.0 has.
   const wrong = [
@@ -249,7 +265,7 @@ test("1.x samples are type-checked against that version's sources: wrong ones fa
     'versioned_docs/version-1.0.0/a.md': `${fence('', wrong)}\n\n${fence('', right)}\n`,
   });
   try {
-    const {status, stdout, last} = runChecker('--root', root, '--version', '1.0.0');
+    const {status, stdout, last} = await runChecker('--root', root, '--version', '1.0.0');
     assert.equal(last, 'samples: 2 type-checked, 0 syntax-only, 0 opted out, 1 failed', stdout);
     assert.equal(status, 1);
     const rel = path.relative(REPO, path.join(root, 'versioned_docs/version-1.0.0/a.md')).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -268,7 +284,7 @@ test("1.x samples are type-checked against that version's sources: wrong ones fa
   }
 });
 
-test('the checker exits 0 when nothing fails; a version with no library is checked for syntax', () => {
+test('the checker exits 0 when nothing fails; a version with no library is checked for syntax', async () => {
   const root = makeTree({
     'versions.json': JSON.stringify(['1.1.0', '0.0.1']),
     'docs/a.mdx': fence('partial="shows one call"', 'await adb.reboot();'),
@@ -276,7 +292,7 @@ test('the checker exits 0 when nothing fails; a version with no library is check
     'versioned_docs/version-0.0.1/a.md': fence('', 'export const answer = 42;'),
   });
   try {
-    const {status, stdout, last} = runChecker('--root', root, '--no-newest');
+    const {status, stdout, last} = await runChecker('--root', root, '--no-newest');
     assert.match(stdout, /^0\.0\.1: no library to type-check against/m);
     assert.equal(last, 'samples: 1 type-checked, 1 syntax-only, 1 opted out, 0 failed', stdout);
     assert.equal(status, 0);
@@ -285,14 +301,15 @@ test('the checker exits 0 when nothing fails; a version with no library is check
   }
 });
 
-test('the checker prints its usage on --help and on bad arguments', () => {
-  const help = runChecker('--help');
+test('the checker prints its usage on --help, and on bad arguments exits 2 from the command line', async () => {
+  const help = await runChecker('--help');
   assert.equal(help.status, 0);
   assert.match(
     help.stdout,
     /^Usage: tsx scripts\/samples\/check\.ts \[--root DIR\] \[--version X\] \[--run\] \[--record\] \[--list-not-run\] \[--no-newest\] \[--only TEXT\]… \[--browser\]$/m,
   );
-  const bad = runChecker('--nope');
+  // As a process, the way npm runs it: main's code becomes the exit code.
+  const bad = spawnSync(process.execPath, ['--import', 'tsx', SCRIPT, '--nope'], {cwd: REPO, encoding: 'utf8'});
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /Usage: tsx scripts\/samples\/check\.ts/);
 });
@@ -305,7 +322,7 @@ test('main rejects a missing --root value, extra arguments and a --root that is 
   }
 });
 
-test('a block that only declares types may declare only names the library (or the platform) has', () => {
+test('a block that only declares types may declare only names the library (or the platform) has', async () => {
   const invented = [
     'import type {AdbServerClient} from "@yume-chan/adb";',
     'interface RequestDevice {',
@@ -331,7 +348,7 @@ test('a block that only declares types may declare only names the library (or th
   ].join('\n');
   const root = makeTree({'docs/a.md': `${fence('', invented)}\n\n${fence('', real)}\n\n${fence('', sample)}\n`});
   try {
-    const {status, stdout, last} = runChecker('--root', root, '--no-newest');
+    const {status, stdout, last} = await runChecker('--root', root, '--no-newest');
     assert.equal(last, 'samples: 3 type-checked, 0 syntax-only, 0 opted out, 1 failed', stdout);
     assert.equal(status, 1);
     const rel = path.relative(REPO, path.join(root, 'docs/a.md')).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -11,9 +11,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
-import {CURRENT_VERSION, RELEASED_VERSIONS} from '../../src/versions/index.ts';
+import {CURRENT_VERSION, RELEASED_VERSIONS} from '../../../src/versions/index.ts';
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 /** The pages whose samples the copy's check type-checks: a guide page and an API page, each with samples. */
 const CHECKED_PAGES = ['/tango/server/devices.mdx', '/api/adb/sync/read.mdx'];
