@@ -6,8 +6,9 @@ import {defineConfig, devices} from '@playwright/test';
  * `docusaurus serve`, which `npm test` makes first:
  * - `build/` on 127.0.0.1:4173: the site as the README serves it (no analytics), plus the
  *   test-only route (TANGO_TEST_ROUTES=1);
- * - `build-analytics/` on 127.0.0.1:4174: the same site with GTAG_TRACKING_ID=G-TANGOTEST, for
- *   the analytics tests (tests/e2e/analytics.spec.ts).
+ * - `build-analytics/` on 127.0.0.1:4174: the home pages of the latest version's four sidebars
+ *   (TANGO_LATEST_ONLY=1, TANGO_ONLY_DOCS) with GTAG_TRACKING_ID=G-TANGOTEST, for the analytics
+ *   tests (tests/e2e/analytics.spec.ts).
  */
 const port = 4173;
 const analyticsPort = 4174;

@@ -58,7 +58,8 @@ test('the test-only crash route exists only in a build made with TANGO_TEST_ROUT
   expect((await request.get(`${ANALYTICS_BUILD_URL}/__test__/crash/`)).status()).toBe(404);
 });
 
-test('a build made with TANGO_LATEST_ONLY=1 has the latest version alone', async ({request}) => {
+test('a build made with TANGO_LATEST_ONLY=1 and TANGO_ONLY_DOCS has the listed docs of the latest version alone', async ({request}) => {
   expect((await request.get(`${ANALYTICS_BUILD_URL}/api/`)).status()).toBe(200);
+  expect((await request.get(`${ANALYTICS_BUILD_URL}/api/adb/sync/`)).status()).toBe(404);
   expect((await request.get(`${ANALYTICS_BUILD_URL}/1.1.0/api/`)).status()).toBe(404);
 });

@@ -17,7 +17,7 @@ function loadConfigs(envs: Record<string, string>[], pick: string): unknown[] {
     const picked = [];
     for (const env of ${JSON.stringify(envs)}) {
       for (const key of Object.keys(process.env)) if (!(key in base)) delete process.env[key];
-      Object.assign(process.env, base, {GTAG_TRACKING_ID: '', TANGO_TEST_ROUTES: ''}, env);
+      Object.assign(process.env, base, {GTAG_TRACKING_ID: '', TANGO_TEST_ROUTES: '', TANGO_ONLY_DOCS: ''}, env);
       const m = await tsImport(process.cwd() + '/docusaurus.config.ts', import.meta.url);
       const c = m.default.default ?? m.default;
       picked.push(${pick} ?? null);
@@ -29,16 +29,32 @@ function loadConfigs(envs: Record<string, string>[], pick: string): unknown[] {
 
 interface Picked {
   gtag: unknown;
-  docs: {lastVersion: string; versions: Record<string, {label: string; path: string; banner: string; noIndex?: boolean}>};
+  docs: {
+    lastVersion: string;
+    include?: string[];
+    versions: Record<string, {label: string; path: string; banner: string; noIndex?: boolean}>;
+  };
+  broken: string[];
 }
 
-/** The config without GTAG_TRACKING_ID, with a blank one and with one set: one process for the file's tests. */
+/**
+ * The config without GTAG_TRACKING_ID, with a blank one, with one set, and with TANGO_ONLY_DOCS:
+ * one process for the file's tests.
+ */
 let picked: Picked[] | undefined;
 const configs = () =>
   (picked ??= loadConfigs(
-    [{}, {GTAG_TRACKING_ID: '  '}, {GTAG_TRACKING_ID: 'G-ABC123'}],
-    '{gtag: c.presets[0][1].gtag ?? null, docs: c.presets[0][1].docs}',
+    [{}, {GTAG_TRACKING_ID: '  '}, {GTAG_TRACKING_ID: 'G-ABC123'}, {TANGO_ONLY_DOCS: 'api/index.mdx, internal/index.mdx'}],
+    '{gtag: c.presets[0][1].gtag ?? null, docs: c.presets[0][1].docs, broken: [c.onBrokenLinks, c.onBrokenAnchors, c.markdown.hooks.onBrokenMarkdownLinks, c.markdown.hooks.onBrokenMarkdownImages]}',
   ) as Picked[]);
+
+test('broken links, anchors and Markdown links fail the build, except in a build of a few docs (TANGO_ONLY_DOCS)', () => {
+  const [none, , , few] = configs();
+  assert.deepEqual(none!.broken, ['throw', 'throw', 'throw', 'throw']);
+  assert.equal(none!.docs.include, undefined);
+  assert.deepEqual(few!.docs.include, ['api/index.mdx', 'internal/index.mdx']);
+  assert.deepEqual(few!.broken, ['ignore', 'ignore', 'ignore', 'ignore']);
+});
 
 test('analytics is off without GTAG_TRACKING_ID and on with it', () => {
   const [none, blank, set] = configs();
