@@ -122,6 +122,39 @@ export async function visitInApp(page: Page, route: string): Promise<void> {
   await expect(page.locator('h1').first(), route).toHaveText(builtHeading(route));
 }
 
+/**
+ * Visits `routes` one after the other from the current page, as {@link visitInApp} does, but all
+ * inside the page in one call: each route is pushed to the client-side router, then awaited (one
+ * check an animation frame, 10 s at most) until the document title and first heading are those of
+ * its pre-rendered HTML. Without two Playwright assertions a route, a visit costs ~0.15 CPU-s
+ * against ~0.3 (30 routes of 1.0.0 on the 2-core CI machine, Chromium and the test together).
+ *
+ * Input: a page showing a hydrated page of this site; routes of the build. Output: one line for
+ * each route that did not render so within 10 s, `route: title "…", heading "…"` (what it showed);
+ * empty when all did. Errors: none of its own (a page error ends the evaluation and fails the test).
+ */
+export async function visitAllInApp(page: Page, routes: readonly string[]): Promise<string[]> {
+  const expected = routes.map((route) => ({route, title: builtTitle(route), heading: builtHeading(route).replace(/\s+/g, ' ')}));
+  return page.evaluate(async (items) => {
+    const failures: string[] = [];
+    for (const {route, title, heading} of items) {
+      window.history.pushState({key: Math.random().toString(36).slice(2, 8), state: undefined}, '', route);
+      window.dispatchEvent(new PopStateEvent('popstate', {state: window.history.state}));
+      const start = performance.now();
+      for (;;) {
+        const shown = (document.querySelector('h1')?.textContent ?? '').replace(/\s+/g, ' ').trim();
+        if (document.title === title && shown === heading) break;
+        if (performance.now() - start > 10_000) {
+          failures.push(`${route}: title ${JSON.stringify(document.title)}, heading ${JSON.stringify(shown)}`);
+          break;
+        }
+        await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+      }
+    }
+    return failures;
+  }, expected);
+}
+
 /** Waits until every finite animation of the page has finished (or been cancelled). */
 export async function settleAnimations(page: Page): Promise<void> {
   await page.evaluate(async () => {

@@ -11,7 +11,7 @@ import {
   SITE_TITLE,
   gotoHydrated,
   axeCheckedLatest,
-  visitInApp,
+  visitAllInApp,
 } from './fixtures.ts';
 import {docsVersions, LATEST} from '../../src/versions/index.ts';
 
@@ -64,7 +64,8 @@ for (const [version, routes] of expected) {
   // chunks (a failure names a short range): the first route of a chunk is loaded and hydrated from
   // its pre-rendered HTML, and the others are reached as a reader's click reaches them, by the
   // client-side router (which loads each page's own chunks and renders it in React: 0.13 against
-  // 0.44 CPU-s for a full load). Full loads, and so hydration, are checked on each chunk's first
+  // 0.44 CPU-s for a full load), all in one call inside the page (fixtures.ts visitAllInApp, half
+  // the CPU of a Playwright assertion per route). Full loads, and so hydration, are checked on each chunk's first
   // route here and in a11y.spec.ts, and on the pages the other specs open.
   const rendered = version === LATEST.version ? routes.filter((_, index) => !axeCheckedLatest(index)) : routes;
   for (let start = 0; start < rendered.length; start += RENDER_CHUNK) {
@@ -76,7 +77,7 @@ for (const [version, routes] of expected) {
       test.setTimeout(120_000);
       await gotoHydrated(page, chunk[0]!, {waitUntil: 'load'});
       await expect(page.locator('h1').first(), chunk[0]).toBeVisible();
-      for (const route of chunk.slice(1)) await visitInApp(page, route);
+      expect(await visitAllInApp(page, chunk.slice(1)), 'routes whose title or heading did not render').toEqual([]);
       expect(watch.consoleErrors).toEqual([]);
       expect(watch.externalRequests).toEqual([]);
       expect(watch.failedRequests, 'failed requests to the site').toEqual([]);
