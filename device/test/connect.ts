@@ -16,12 +16,22 @@ import {SimulatedDevice, type DeviceOptions} from '../src/device.ts';
 /**
  * A credential store holding one RSA-2048 key made at construction (PKCS #8 DER), named
  * `tester@sim` — an in-memory stand-in for the docs' `AdbNodeJsCredentialStore`.
+ *
+ * The key's private exponent fills all 256 bytes: the library reads it at a fixed offset of the
+ * DER (2.0.x daemon/crypto.ts `rsaParsePrivateKey`, offset 303). Of 800 Node keys, 49 had a
+ * 255-byte exponent and 23 of those signed the token wrongly, so the device showed its dialog again
+ * on every connection (seen as a flaky "'always' remembers the key" test in CI).
+ * scripts/samples/run.ts makes the runs' key the same way.
  */
 export class MemoryCredentialStore implements AdbCredentialStore {
   readonly key: AdbPrivateKey;
   constructor(name = 'tester@sim') {
-    const {privateKey} = generateKeyPairSync('rsa', {modulusLength: 2048});
-    this.key = {buffer: new Uint8Array(privateKey.export({type: 'pkcs8', format: 'der'})), name};
+    for (;;) {
+      const {privateKey} = generateKeyPairSync('rsa', {modulusLength: 2048});
+      if (Buffer.from(privateKey.export({format: 'jwk'}).d!, 'base64url').length !== 256) continue;
+      this.key = {buffer: new Uint8Array(privateKey.export({type: 'pkcs8', format: 'der'})), name};
+      return;
+    }
   }
   generateKey(): AdbPrivateKey {
     return this.key;
