@@ -192,7 +192,8 @@ const NOT_FOUND_DOCUMENT = /Failed to load resource: the server responded with a
 /**
  * The Playwright `test` with an automatic `watch` fixture: every page of every test has its console
  * errors and its requests beyond 127.0.0.1 recorded, and a test fails when it ends with a console
- * error it did not allow. Requests to other hosts never leave the machine: Chromium resolves no
+ * error it did not allow. When the test ends, the fixture also clears the permissions it granted:
+ * the browser context is reused by the worker's next test. Requests to other hosts never leave the machine: Chromium resolves no
  * other host name (see playwright.config.ts), and the analytics tests answer the analytics hosts
  * with an empty stub ({@link stubAnalytics}).
  */
@@ -217,6 +218,9 @@ export const test = base.extend<{watch: Watch}>({
       for (const page of context.pages()) listen(page, watch);
       context.on('page', (page) => listen(page, watch));
       await use(watch);
+      // The context serves the next test of this worker (reuseContext in playwright.config.ts),
+      // and Playwright's reset between tests leaves granted permissions in place.
+      await context.clearPermissions();
       const unexpected = watch.consoleErrors.filter((error) => !allowed.some((pattern) => pattern.test(error)));
       expect(unexpected, 'console errors during the test').toEqual([]);
     },
