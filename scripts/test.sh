@@ -62,12 +62,13 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 echo "Chromium: $chromium ($("$chromium" --version 2>/dev/null))"
 
-# The unit tests (tests/unit/one-process.ts beside tests/unit/own-process/), the code-sample check and the production builds start at
-# once, in the background, beside the type-check, lint and format check: every stage before the
-# browser tests is CPU-bound on the 2-core CI machine, so the order among them hardly matters
-# (starting the builds 60 s earlier left the browser tests' start where it was, at ~330 s), but
-# each background stage's `time` now counts its own CPU alone: a `time` in this shell also counted
-# the background jobs it reaped meanwhile (the builds once read 300 CPU-s; alone they take ~100).
+# The unit tests (tests/unit/one-process.ts beside tests/unit/own-process/), the code-sample
+# check and the production builds start at once, in the background, beside the type-check, lint
+# and format check: every stage before the browser tests is CPU-bound on the 2-core CI machine, so
+# the order among them hardly matters (starting the builds 60 s earlier left the browser tests'
+# start where it was), but each background stage's `time` now counts its own CPU alone: a `time`
+# in this shell also counted the background jobs it reaped meanwhile (the builds once read 300
+# CPU-s; alone they take ~100).
 # Each background stage's output is printed when it ends, below.
 stage "unit tests, code samples and production builds, in the background"
 unit_log=$(mktemp)

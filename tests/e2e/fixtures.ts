@@ -193,9 +193,9 @@ const NOT_FOUND_DOCUMENT = /Failed to load resource: the server responded with a
  * The Playwright `test` with an automatic `watch` fixture: every page of every test has its console
  * errors and its requests beyond 127.0.0.1 recorded, and a test fails when it ends with a console
  * error it did not allow. When the test ends, the fixture also clears the permissions it granted:
- * the browser context is reused by the worker's next test. Requests to other hosts never leave the machine: Chromium resolves no
- * other host name (see playwright.config.ts), and the analytics tests answer the analytics hosts
- * with an empty stub ({@link stubAnalytics}).
+ * the browser context is reused by the worker's next test. Requests to other hosts never leave the
+ * machine: Chromium resolves no other host name (see playwright.config.ts), and the analytics tests
+ * answer the analytics hosts with an empty stub ({@link stubAnalytics}).
  */
 export const test = base.extend<{watch: Watch}>({
   watch: [

@@ -65,8 +65,8 @@ for (const [version, routes] of expected) {
   // its pre-rendered HTML, and the others are reached as a reader's click reaches them, by the
   // client-side router (which loads each page's own chunks and renders it in React: 0.13 against
   // 0.44 CPU-s for a full load), all in one call inside the page (fixtures.ts visitAllInApp, half
-  // the CPU of a Playwright assertion per route). Full loads, and so hydration, are checked on each chunk's first
-  // route here and in a11y.spec.ts, and on the pages the other specs open.
+  // the CPU of a Playwright assertion per route). Full loads, and so hydration, are checked on each
+  // chunk's first route here and in a11y.spec.ts, and on the pages the other specs open.
   const rendered = version === LATEST.version ? routes.filter((_, index) => !axeCheckedLatest(index)) : routes;
   for (let start = 0; start < rendered.length; start += RENDER_CHUNK) {
     const chunk = rendered.slice(start, start + RENDER_CHUNK);
