@@ -36,7 +36,7 @@ import {SimulatedDevice} from '../../device/src/device.ts';
 import {SHELL} from '../../device/src/fs.ts';
 import {standInServer} from '../../device/src/scrcpy/registry.ts';
 import {DEFAULT_SERVER_PATH} from '../../device/src/scrcpy/server.ts';
-import {browserSourceName, BrowserSamples, type BrowserJob} from './browser.ts';
+import {browserSourceName, BrowserSamples, sampleFile, type BrowserJob} from './browser.ts';
 import type {Platform, SampleActions} from './classify.ts';
 import {SAMPLE_LANGS, type SampleBlock, type SampleEvent} from './extract.ts';
 import {PACKAGE_ROOT} from './libraries.ts';
@@ -495,6 +495,11 @@ async function execute(job: RunJob, file: string, context: ExecuteContext, envir
   // Scrcpy's releases give it), finds a stand-in of that version in its working folder.
   for (const [name, version] of job.block.code.matchAll(/scrcpy-server-v(\d+(?:\.\d+)+)/g)) {
     fs.writeFileSync(path.join(cwd, name), standInServer(version));
+  }
+  // A sample that reads an APK of the reader's by a bare file name in a string (`"app-release.apk"`)
+  // finds a minimal APK of `com.example.app` there, which the simulated package manager installs.
+  for (const [, name] of job.block.code.matchAll(/["'`]([\w-]+(?:\.[\w-]+)*\.apk)["'`]/g)) {
+    fs.writeFileSync(path.join(cwd, name!), sampleFile(name!).buffer);
   }
   const env: NodeJS.ProcessEnv = {...process.env, [SAMPLE_ENV.key]: context.key.file};
   delete env.NODE_OPTIONS;
