@@ -1,8 +1,10 @@
 /**
  * The browser side of the sample runner: runs browser samples (classify.ts platform `browser`) in
- * one Chromium per run, each in its own page (its own browser context: fresh IndexedDB, fresh
- * WebUSB permissions) with its own simulated device behind the WebUSB bridge
- * (device/src/webusb/).
+ * one Chromium per run, each in a new document whose origin's storage is empty (IndexedDB, where
+ * the credential store keeps its key, local and session storage) and whose WebUSB permissions are
+ * new, with its own simulated device behind the WebUSB bridge (device/src/webusb/). A browser
+ * context and its page run one sample after another, the storage cleared in between
+ * (BrowserSamples.#recycle): a new context per sample cost ~0.4 CPU-s more each.
  *
  * How (BrowserSamples): every browser sample, with its preludes (prelude.ts; their runtime here is
  * prelude-browser.ts), is written as a TypeScript file whose lines are those of its page, and one
@@ -14,13 +16,13 @@
  *
  * Each sample: a fresh SimulatedDevice (trusting the run's key, and allowing any other key at once,
  * as a phone whose owner taps "Allow": the page's AdbWebCredentialStore makes its own), its WebUSB
- * bridge, and a browser context whose `navigator.usb` is the simulated one, with the device picker
+ * bridge, and a page whose `navigator.usb` is the simulated one (an init script, removed after), with the device picker
  * answered at once ("select"). The runner opens the harness page and clicks its button; the click
  * handler imports the sample's module, so that `requestDevice()` has its user gesture. The sample's
  * top-level code is done when that import settles; then the runner gives the page the input events
  * of the block's `event="…"` (extract.ts SampleEvent), one after the other, each followed by waiting
  * for the promises its listeners returned; then it waits SETTLE_MS for late logs, runs the
- * preludes' teardowns and closes the page.
+ * preludes' teardowns and takes the page to an empty page of the origin, clearing its storage.
  *
  * What the page prints: `console.log`/`info`/`debug` (and the other console methods) go to stdout,
  * `console.error` and `console.warn` to stderr, each line formatted by Node's util.format from the
@@ -34,7 +36,16 @@ import {SourceMap} from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
 import {format} from 'node:util';
-import {chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page} from '@playwright/test';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type CDPSession,
+  type ConsoleMessage,
+  type Dialog,
+  type Download,
+  type Page,
+} from '@playwright/test';
 import * as esbuild from 'esbuild';
 
 import {buildApk} from '../../device/src/apk.ts';
@@ -121,6 +132,17 @@ export interface BrowserRunContext {
 /** Thrown by a step that passed the sample's deadline. */
 class DeadlineError extends Error {}
 
+/** A browser context and its page, which run one sample after another (see BrowserSamples.#recycle). */
+interface Tab {
+  context: BrowserContext;
+  page: Page;
+  /** The page's DevTools session, which clears the origin's storage between samples. */
+  cdp: CDPSession;
+}
+
+/** An empty page on the samples' origin, where a tab waits between samples. */
+const BLANK_PATH = '/blank.html';
+
 /**
  * The browser half of a run: the bundles, their server and the Chromium they run in.
  * `BrowserSamples.start` builds and launches; `execute` runs one sample; `close` ends it all.
@@ -130,12 +152,12 @@ export class BrowserSamples {
   readonly #server: {origin: string; close(): Promise<void>};
   readonly #built: ReadonlyMap<number, {url: string} | {error: string}>;
   readonly #maps: ReadonlyMap<string, SourceMap>;
-  /** How many samples have not asked for a page yet. */
-  #waiting: number;
-  /** The pages, bridges and devices of finished samples that are still closing. */
+  /** The bridges and devices of finished samples that are still closing, and the tabs being closed. */
   readonly #closing = new Set<Promise<void>>();
-  /** A context and page made ahead, while another sample runs (a new renderer takes most of a second). */
-  #spare: Promise<{context: BrowserContext; page: Page}> | undefined;
+  /** Tabs whose last sample has ended and whose origin's storage is cleared, ready for the next one. */
+  readonly #idle: Tab[] = [];
+  /** Every tab not closed yet (idle or running a sample). */
+  readonly #tabs = new Set<Tab>();
 
   private constructor(
     browser: Browser,
@@ -147,22 +169,49 @@ export class BrowserSamples {
     this.#server = server;
     this.#built = built;
     this.#maps = maps;
-    this.#waiting = [...built.values()].filter((sample) => 'url' in sample).length;
   }
 
-  /** A fresh context (downloads accepted) and its first page, still at about:blank. */
-  async #open(): Promise<{context: BrowserContext; page: Page}> {
+  /** A fresh context (downloads accepted), its first page (still at about:blank) and its DevTools session. */
+  async #open(): Promise<Tab> {
     const context = await this.#browser.newContext({acceptDownloads: true});
-    return {context, page: await context.newPage()};
+    const page = await context.newPage();
+    const tab = {context, page, cdp: await context.newCDPSession(page)};
+    this.#tabs.add(tab);
+    return tab;
   }
 
-  /** The spare context and page (or new ones), making the next spare while samples are waiting. */
-  #take(): Promise<{context: BrowserContext; page: Page}> {
-    const taken = this.#spare ?? this.#open();
-    this.#waiting -= 1;
-    this.#spare = this.#waiting > 0 ? this.#open() : undefined;
-    this.#spare?.catch(() => undefined);
-    return taken;
+  /** An idle tab, or a new one when none is idle. */
+  #take(): Promise<Tab> {
+    const idle = this.#idle.pop();
+    return idle ? Promise.resolve(idle) : this.#open();
+  }
+
+  /**
+   * Readies a tab for the next sample, as if it were new: its other pages closed, its page taken
+   * to an empty page of the origin (the sample's document unloads: its scripts, workers, sockets
+   * and IndexedDB connections end), and the origin's storage cleared (IndexedDB, where
+   * AdbWebCredentialStore keeps its key, local and session storage, cookies, caches, service
+   * workers; DevTools' Storage.clearDataForOrigin). What stays is the HTTP cache and compiled
+   * code, which a page cannot tell apart from a new context's. A new context costs ~0.4 CPU-s
+   * more per sample than this (a renderer process and a browser context to make and tear down).
+   *
+   * @param tab The tab whose sample has ended (its listeners and init script removed).
+   * @param reusable false after a timeout or a crash: the tab is closed instead.
+   */
+  async #recycle(tab: Tab, reusable: boolean): Promise<void> {
+    try {
+      if (!reusable) throw new Error('not reusable');
+      for (const other of tab.context.pages()) if (other !== tab.page) await other.close();
+      await tab.page.goto(`${this.origin}${BLANK_PATH}`, {waitUntil: 'load', timeout: CLEANUP_MS});
+      await tab.page.evaluate(() => sessionStorage.clear());
+      await tab.cdp.send('Storage.clearDataForOrigin', {origin: this.origin, storageTypes: 'all'});
+      this.#idle.push(tab);
+    } catch {
+      this.#tabs.delete(tab);
+      const closing = tab.context.close().catch(() => undefined);
+      this.#closing.add(closing);
+      void closing.finally(() => this.#closing.delete(closing));
+    }
   }
 
   /** The server's origin (`http://127.0.0.1:PORT`), for normalisation. */
@@ -201,12 +250,14 @@ export class BrowserSamples {
       const sample = built.get(job.index);
       if (sample && 'url' in sample) files[pagePath(job.index)] = harnessPage(sample.url, pageMarkup(job.code));
     }
+    files[BLANK_PATH] = htmlPage('idle', '');
     const server = await serveFiles(files);
     return new BrowserSamples(browser, server, built, maps);
   }
 
   /**
-   * Runs one sample in a fresh context with a fresh device (see the module's description).
+   * Runs one sample in a tab with fresh storage (a new one, or one another sample left and
+   * `#recycle` cleared) and a fresh device (see the module's description).
    *
    * @param job The sample.
    * @param context The device maker and the time limit.
@@ -219,10 +270,11 @@ export class BrowserSamples {
       return {stdout: '', stderr: '', problem: `esbuild: ${built?.error ?? 'not built'}`, timedOut: false, durationMs: 0, ports: []};
     }
     const deadline = started + context.timeoutMs;
-    const {context: browserContext, page} = await this.#take();
+    const tab = await this.#take();
+    const {page} = tab;
     const device = context.makeDevice();
     const bridge = await startWebUsbBridge(device).catch(async (error: unknown) => {
-      await browserContext.close().catch(() => undefined);
+      this.#idle.push(tab);
       await device.close();
       throw error;
     });
@@ -238,10 +290,12 @@ export class BrowserSamples {
       });
       return Promise.race([promise, late]).finally(() => clearTimeout(timer));
     };
+    let initScript: {dispose(): Promise<void>} | undefined;
+    let detach = (): void => undefined;
     try {
-      await page.addInitScript({content: bridge.initScript({chooser: 'select'})});
+      initScript = await page.addInitScript({content: bridge.initScript({chooser: 'select'})});
       page.setDefaultTimeout(context.timeoutMs);
-      output.attach(page);
+      detach = output.attach(page);
       await step(page.goto(`${this.origin}${pagePath(job.index)}`, {waitUntil: 'domcontentloaded'}));
       await step(page.mouse.click(START_BUTTON_AT.x, START_BUTTON_AT.y));
       const settled = await step(callHarness(page, 'settled'));
@@ -269,9 +323,11 @@ export class BrowserSamples {
       }
     } finally {
       await output.flush();
-      // The page, its bridge and its device close while the next sample starts.
+      detach();
+      await initScript?.dispose().catch(() => undefined);
+      await this.#recycle(tab, !timedOut && !output.crashed && initScript !== undefined);
+      // The bridge and the device close while the next sample starts.
       const closing = (async () => {
-        await browserContext.close().catch(() => undefined);
         await bridge.close();
         await device.close();
       })().catch(() => undefined);
@@ -290,10 +346,10 @@ export class BrowserSamples {
     };
   }
 
-  /** Waits for the samples' pages, bridges and devices to close, then closes Chromium and the server. */
+  /** Waits for the samples' bridges and devices to close, closes the tabs, then Chromium and the server. */
   async close(): Promise<void> {
     await Promise.all(this.#closing);
-    await this.#spare?.then(({context}) => context.close()).catch(() => undefined);
+    await Promise.all([...this.#tabs].map((tab) => tab.context.close().catch(() => undefined)));
     await this.#browser.close().catch(() => undefined);
     await this.#server.close();
   }
@@ -480,25 +536,38 @@ class PageOutput {
     if (values) this.#reading.push(values.then((read) => void (line.text = formatConsoleLine(read, text))));
   }
 
-  attach(page: Page): void {
-    page.on('console', (message: ConsoleMessage) => {
+  /** Listens to the page's console, errors, dialogs, downloads and crash; returns the function that stops listening. */
+  attach(page: Page): () => void {
+    const onConsole = (message: ConsoleMessage): void => {
       // A message with text and no arguments is Chromium's own (a failed request, a WebGL driver
       // note, a deprecation): not what the sample printed, and not the same from run to run.
       if (message.args().length === 0 && message.text() !== '') return;
       const values = Promise.all(message.args().map((arg) => arg.jsonValue() as Promise<unknown>)).catch(() => undefined);
       this.#push(STDERR_TYPES.has(message.type()) ? 'stderr' : 'stdout', message.text(), values);
-    });
-    page.on('pageerror', (error) => {
+    };
+    const onPageError = (error: Error): void => {
       const stack = error.stack && error.stack.includes(error.message) ? error.stack : `${error.name}: ${error.message}`;
       this.uncaught.push(`${error.name}: ${error.message}`.split('\n')[0]!);
       this.#push('stderr', `Uncaught ${stack}`);
-    });
-    page.on('dialog', (dialog) => {
+    };
+    const onDialog = (dialog: Dialog): void => {
       this.#push('stdout', `[${dialog.type()}] ${dialog.message()}`);
       void dialog.dismiss().catch(() => undefined);
-    });
-    page.on('download', (download) => this.#push('stdout', `[download] ${download.suggestedFilename()}`));
-    page.on('crash', () => (this.crashed = true));
+    };
+    const onDownload = (download: Download): void => this.#push('stdout', `[download] ${download.suggestedFilename()}`);
+    const onCrash = (): void => void (this.crashed = true);
+    page.on('console', onConsole);
+    page.on('pageerror', onPageError);
+    page.on('dialog', onDialog);
+    page.on('download', onDownload);
+    page.on('crash', onCrash);
+    return () => {
+      page.off('console', onConsole);
+      page.off('pageerror', onPageError);
+      page.off('dialog', onDialog);
+      page.off('download', onDownload);
+      page.off('crash', onCrash);
+    };
   }
 
   /**
@@ -615,7 +684,7 @@ async function bundle(jobs: readonly BrowserJob[], dir: string): Promise<Bundle>
       payload.sources = payload.sources.map((source) => path.resolve(outDir, source));
       maps.set(served.slice(0, -'.map'.length), new SourceMap(payload as ConstructorParameters<typeof SourceMap>[0]));
     } else {
-      files[served] = {type: contentType(served), body: output.contents};
+      files[served] = {type: contentType(served), body: output.contents, immutable: true};
     }
   }
   for (const job of good) built.set(job.index, {url: `${OUT_PATH}b${job.index}.js`});

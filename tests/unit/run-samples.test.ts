@@ -390,6 +390,19 @@ function makeTree(files: Record<string, string>): string {
 
 const fence = (meta: string, code: string) => `\`\`\`ts${meta ? ' ' + meta : ''}\n${code}\n\`\`\``;
 
+/** A browser sample that prints what storage its origin holds, then leaves some behind. */
+const STORAGE_SAMPLE = [
+  'const databases = await indexedDB.databases();',
+  'console.log("found", localStorage.length, sessionStorage.length, databases.length);',
+  'localStorage.setItem("left", "behind");',
+  'sessionStorage.setItem("left", "behind");',
+  'await new Promise((resolve, reject) => {',
+  '    const request = indexedDB.open("left-behind");',
+  '    request.onsuccess = () => resolve(request.result.close());',
+  '    request.onerror = () => reject(request.error);',
+  '});',
+].join('\n');
+
 test('--run: a small site against the simulated device, recorded, compared, and its failures reported', async (t) => {
   const page = [
     '# Samples',
@@ -418,6 +431,8 @@ test('--run: a small site against the simulated device, recorded, compared, and 
       ].join('\n'),
     ),
     fence('title="throws.ts"', 'document.title = "x";\nthrow new Error("boom");'),
+    // A tab runs one browser sample after another: each must find the origin's storage empty.
+    ...[1, 2, 3].map((n) => fence(`title="storage-${n}.ts"`, STORAGE_SAMPLE)),
     '',
   ].join('\n\n');
   const root = makeTree({'docs/samples.mdx': page, 'samples/recorded/2.0.0/old/gone.txt': 'stale\n'});
@@ -439,6 +454,7 @@ test('--run: a small site against the simulated device, recorded, compared, and 
   assert.match(text, /^ {4}\| ReferenceError: client is not defined$/m);
   // The browser samples: a click with a user gesture (the picker answered), and an uncaught error at its page line.
   assert.equal(record('page.ts'), "picked [ 'Pixel 7' ]\n--- stderr ---\nready\n");
+  for (const n of [1, 2, 3]) assert.equal(record(`storage-${n}.ts`), 'found 0 0 0\n', `storage-${n}.ts`);
   const throwsAt = page.split('\n').findIndex((line) => line === 'throw new Error("boom");') + 1;
   assert.match(
     text,
@@ -448,10 +464,10 @@ test('--run: a small site against the simulated device, recorded, compared, and 
   assert.match(text, /^samples\/recorded\/2\.0\.0\/old\/gone\.txt: deleted/m);
   assert.match(
     text,
-    /^2\.0\.0 \(.*docs\/\): run 6: 3 passed, 3 failed \(in Chromium: 1 passed, 1 failed\); 2 not run \(type-only 1, norun 1\); 1 get adb from their own "declare const adb: Adb;"/m,
+    /^2\.0\.0 \(.*docs\/\): run 9: 6 passed, 3 failed \(in Chromium: 4 passed, 1 failed\); 2 not run \(type-only 1, norun 1\); 1 get adb from their own "declare const adb: Adb;"/m,
   );
-  assert.match(text, /^samples run: 3 passed, 3 failed, 2 not run$/m);
-  assert.match(text, /^run: 6 samples of 2\.0\.0 \(4 in Node\.js, 2 in Chromium\), 2 at a time, in [\d.]+ s$/m);
+  assert.match(text, /^samples run: 6 passed, 3 failed, 2 not run$/m);
+  assert.match(text, /^run: 9 samples of 2\.0\.0 \(4 in Node\.js, 5 in Chromium\), 2 at a time, in [\d.]+ s$/m);
 
   // Compared, not written: a changed recording fails, with the first difference.
   output.length = 0;
