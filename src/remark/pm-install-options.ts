@@ -4,11 +4,12 @@ import path from 'node:path';
 
 import type {Root, RootContent, Table, TableCell, TableRow} from 'mdast';
 import type {MdxJsxFlowElement, MdxJsxTextElement} from 'mdast-util-mdx-jsx';
-import ts from 'typescript';
+import type ts from 'typescript';
 import type {Plugin} from 'unified';
 import {SKIP, visit} from 'unist-util-visit';
 import type {VFile} from 'vfile';
 import {dataPackageFor} from './docs-version';
+import {loadTypeScript} from '../utils/lazy-modules';
 
 /** The MDX element the plugin replaces. */
 export const PM_INSTALL_OPTIONS_ELEMENT = 'PmInstallOptionsTable';
@@ -34,6 +35,7 @@ export interface PmInstallOptionRow {
 
 /** Property initialisers wrapped in `(…)`, `as …` or `satisfies …` are read through to the object. */
 function unwrap(expression: ts.Expression): ts.Expression {
+  const ts = loadTypeScript();
   let current = expression;
   while (ts.isParenthesizedExpression(current) || ts.isAsExpression(current) || ts.isSatisfiesExpression(current)) {
     current = current.expression;
@@ -42,6 +44,7 @@ function unwrap(expression: ts.Expression): ts.Expression {
 }
 
 function propertyName(name: ts.PropertyName, sourceFile: ts.SourceFile): string {
+  const ts = loadTypeScript();
   if (ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isNoSubstitutionTemplateLiteral(name)) {
     return name.text;
   }
@@ -49,6 +52,7 @@ function propertyName(name: ts.PropertyName, sourceFile: ts.SourceFile): string 
 }
 
 function findMap(sourceFile: ts.SourceFile): ts.ObjectLiteralExpression {
+  const ts = loadTypeScript();
   for (const statement of sourceFile.statements) {
     if (!ts.isVariableStatement(statement)) {
       continue;
@@ -71,6 +75,7 @@ function findMap(sourceFile: ts.SourceFile): ts.ObjectLiteralExpression {
 }
 
 function findOptionTypes(sourceFile: ts.SourceFile): Map<string, string> {
+  const ts = loadTypeScript();
   const declaration = sourceFile.statements.find(
     (statement): statement is ts.InterfaceDeclaration =>
       ts.isInterfaceDeclaration(statement) && statement.name.text === OPTIONS_INTERFACE_NAME,
@@ -104,6 +109,7 @@ function findOptionTypes(sourceFile: ts.SourceFile): Map<string, string> {
  * `buildArguments` in its `src/utils.ts`.
  */
 export function pmInstallOptionRows(source: string, fileName = 'pm.ts'): PmInstallOptionRow[] {
+  const ts = loadTypeScript();
   const sourceFile = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const map = findMap(sourceFile);
   const types = findOptionTypes(sourceFile);

@@ -2,12 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import type {Root} from 'mdast';
-import ts from 'typescript';
+import type ts from 'typescript';
 import type {Plugin} from 'unified';
 import {visit} from 'unist-util-visit';
 import {setDataAttribute} from './mdx-data-attribute';
 import {dataPackageFor, packageDirOf} from './docs-version';
 import {compareVersions} from '../utils/versions';
+import {loadTypeScript} from '../utils/lazy-modules';
 
 /** Where one version class gets one member from. */
 export interface InheritanceCell {
@@ -90,6 +91,7 @@ interface ClassInfo {
 }
 
 function isPublicInstanceMember(member: ts.ClassElement): member is ts.MethodDeclaration | ts.GetAccessorDeclaration {
+  const ts = loadTypeScript();
   if (!ts.isMethodDeclaration(member) && !ts.isGetAccessorDeclaration(member)) {
     return false;
   }
@@ -113,6 +115,7 @@ function isPublicInstanceMember(member: ts.ClassElement): member is ts.MethodDec
  * Each is written `name@file` with the file relative to `srcDir`.
  */
 function externalReferences(body: ts.Node, checker: ts.TypeChecker, ownFile: ts.SourceFile, srcDir: string): string[] {
+  const ts = loadTypeScript();
   const found = new Set<string>();
   const seenTypeNodes = new Set<ts.Node>();
   const visitNode = (node: ts.Node, inType = false): void => {
@@ -158,6 +161,7 @@ function externalReferences(body: ts.Node, checker: ts.TypeChecker, ownFile: ts.
  * for the oldest class) or has no such call; `undefined` when the class has no constructor.
  */
 function delegationBase(declaration: ts.ClassDeclaration, file: ts.SourceFile): string | null | undefined {
+  const ts = loadTypeScript();
   const constructor = declaration.members.find(ts.isConstructorDeclaration);
   if (constructor?.body === undefined) {
     return undefined;
@@ -178,6 +182,7 @@ function delegationBase(declaration: ts.ClassDeclaration, file: ts.SourceFile): 
 }
 
 function collectClasses(program: ts.Program, srcDir: string): ClassInfo[] {
+  const ts = loadTypeScript();
   const checker = program.getTypeChecker();
   const classes: ClassInfo[] = [];
   for (const file of program.getSourceFiles()) {
@@ -361,6 +366,7 @@ const cache = new Map<string, OptionsInheritanceData>();
  * Facts: the package's own TypeScript source, read with the TypeScript compiler API.
  */
 export function scrcpyInheritanceData(packageDir: string = defaultPackageDir()): OptionsInheritanceData {
+  const ts = loadTypeScript();
   const cached = cache.get(packageDir);
   if (cached !== undefined) {
     return cached;

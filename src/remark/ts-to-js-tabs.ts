@@ -1,5 +1,4 @@
-import ts from 'typescript';
-import * as prettier from 'prettier';
+import {loadPrettier, loadTypeScript} from '../utils/lazy-modules';
 import {visit, SKIP} from 'unist-util-visit';
 import type {Code, Root, Parent, RootContent} from 'mdast';
 
@@ -73,6 +72,7 @@ async function convert(code: string, options: {highlight?: readonly number[]; js
     })
     .join('\n');
 
+  const ts = loadTypeScript();
   const result = ts.transpileModule(marked, {
     fileName: options.jsx ? 'sample.tsx' : 'sample.ts',
     reportDiagnostics: true,
@@ -92,7 +92,7 @@ async function convert(code: string, options: {highlight?: readonly number[]; js
   }
 
   const javascript = result.outputText.replace(/^export \{\};\s*$/m, '');
-  const formatted = await prettier.format(javascript, {
+  const formatted = await loadPrettier().format(javascript, {
     parser: 'babel',
     printWidth: 100,
     singleQuote: false,
