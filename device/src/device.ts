@@ -7,11 +7,17 @@
  * `sockets.cpp` (streams, delayed ack), read in LineageOS/android_packages_modules_adb.
  */
 import {createServer, type Server, type Socket} from 'node:net';
+import {join} from 'node:path';
 import * as zlib from 'node:zlib';
 
 import {AuthPolicy, type AuthorizationPrompt} from './auth.ts';
-import {MemoryFileSystem} from './fs.ts';
+import {startSystemServer} from './framework/server.ts';
+import {DeviceFileSystem} from './fs.ts';
 import {startHttpServer} from './http-server.ts';
+import {createDeviceTree, removeDeviceTree, type DeviceTree} from './rootfs.ts';
+import {processPartitions} from './sandbox/image.ts';
+import {streamOfSocket} from './sandbox/bridge.ts';
+import {Sandbox} from './sandbox/sandbox.ts';
 import {DeviceTransport} from './transport.ts';
 import {SocketClosedError, type ByteConnection, type CommandHandler, type DeviceSocket} from './types.ts';
 import {defaultCommands} from './commands/index.ts';
@@ -102,8 +108,14 @@ export class SimulatedDevice {
   readonly maxPayloadSize: number;
   readonly delayedAckBytes: number;
   readonly auth: AuthPolicy;
-  readonly fs: MemoryFileSystem;
-  /** The commands behind `shell:`/`exec:`, by name (`getprop`, `pm`, `app_process`). Add to it to extend the device. */
+  /** The device's files: its own copy of userdata and the shared system image, on the host's disk. */
+  readonly tree: DeviceTree;
+  readonly fs: DeviceFileSystem;
+  /**
+   * The framework programs the Node.js side plays (`cmd`, `dumpsys`, `getprop`, `logcat`,
+   * `app_process`…), by the name `/system/bin` runs them under. Replace one to change what the
+   * device answers.
+   */
   readonly commands: Map<string, CommandHandler>;
   /** The services a host can open, tried in order; the first whose `match` accepts the service string runs. */
   readonly services: ServiceHandler[];
@@ -112,7 +124,12 @@ export class SimulatedDevice {
   readonly transports = new Set<DeviceTransport>();
   /** Local sockets that device programs listen on (`localabstract:scrcpy_1a2b3c4d`, `tcp:8080`). */
   readonly #listeners = new Map<string, (socket: DeviceSocket) => void>();
+  /** The sandbox side of each listener: what stops device programs reaching it. */
+  readonly #mirrors = new Map<string, Promise<(() => void) | undefined>>();
   readonly #servers = new Set<Server>();
+  readonly #systemServer: Server;
+  #sandbox: Promise<Sandbox> | undefined;
+  #closed = false;
 
   constructor(options: DeviceOptions = {}) {
     this.properties = new Map(Object.entries({...DEFAULT_PROPERTIES, ...options.properties}));
@@ -126,8 +143,10 @@ export class SimulatedDevice {
       authorizedKeys: options.authorizedKeys ?? [],
       prompt: options.prompt ?? (async () => 'always'),
     });
-    this.fs = new MemoryFileSystem(this.now, this.properties);
+    this.tree = createDeviceTree(processPartitions(), this.properties, this.now());
+    this.fs = new DeviceFileSystem(this.tree.mounts, this.now, this.tree.boot);
     this.commands = defaultCommands();
+    this.#systemServer = startSystemServer(this, join(this.tree.sockets, 'system_server'));
     this.services = defaultServices();
     startHttpServer(this);
   }
@@ -169,10 +188,55 @@ export class SimulatedDevice {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
-  /** Stops listening and hangs up every host. */
+  /**
+   * The sandbox where the device's programs run (started on first use). Rejects when this machine
+   * can't run one (`Sandbox.unavailable()` says why).
+   */
+  sandbox(): Promise<Sandbox> {
+    if (this.#closed) return Promise.reject(new Error('the device is closed'));
+    if (!this.#sandbox) {
+      this.#sandbox = Promise.resolve().then(() => new Sandbox(this.tree));
+      void this.#sandbox.then(
+        () => {
+          for (const address of this.#listeners.keys()) this.#mirror(address);
+        },
+        () => undefined,
+      );
+    }
+    return this.#sandbox;
+  }
+
+  /** Lets device programs in the sandbox connect to a listener the Node.js side plays. */
+  #mirror(address: string): void {
+    const onConnect = this.#listeners.get(address);
+    if (!onConnect || this.#mirrors.has(address) || !this.#sandbox) return;
+    this.#mirrors.set(
+      address,
+      this.#sandbox
+        .then((sandbox) => sandbox.listen(address, (socket) => onConnect(streamOfSocket(socket, address))))
+        .then(
+          ({close}) => close,
+          () => undefined,
+        ),
+    );
+  }
+
+  #unmirror(address: string): void {
+    const mirror = this.#mirrors.get(address);
+    this.#mirrors.delete(address);
+    void mirror?.then((close) => close?.());
+  }
+
+  /** Stops listening, hangs up every host, ends the device's programs and removes its files. */
   async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
     for (const transport of this.transports) transport.close();
     await Promise.all([...this.#servers].map((server) => this.#closeServer(server)));
+    const sandbox = await this.#sandbox?.catch(() => undefined);
+    sandbox?.close();
+    this.#systemServer.close();
+    removeDeviceTree(this.tree);
   }
 
   /**
@@ -183,8 +247,12 @@ export class SimulatedDevice {
   listenLocal(address: string, onConnect: (socket: DeviceSocket) => void): () => void {
     if (this.#listeners.has(address)) throw new Error(`EADDRINUSE: ${address}`);
     this.#listeners.set(address, onConnect);
+    this.#mirror(address);
     return () => {
-      if (this.#listeners.get(address) === onConnect) this.#listeners.delete(address);
+      if (this.#listeners.get(address) === onConnect) {
+        this.#listeners.delete(address);
+        this.#unmirror(address);
+      }
     };
   }
 

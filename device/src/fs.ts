@@ -1,22 +1,34 @@
 /**
- * The simulated device's file system: an in-memory tree of directories, regular files and symbolic
- * links with Linux metadata (mode, owner, times, inode numbers), seeded with the layout of a Pixel 7
- * on Android 14 as the `shell` user sees it.
+ * The simulated device's file system: the device's tree as directories and files on the host's
+ * disk (`rootfs.ts` lays them out: a Pixel 7 on Android 14 as the `shell` user sees it), which the
+ * sandbox's programs (mksh, toybox) use directly and the device's services (sync, the package
+ * manager) through `DeviceFileSystem`, with the same owners, modes and errors.
  *
  * Facts:
- * - Layout and ownership: `system/core/rootdir/init.rc` (`/data/local/tmp` 0771 shell:shell,
- *   `/data` 0771 system:system, `/storage` 0751 root:sdcard_rw), `system/core/rootdir/Android.mk`
- *   (`/sdcard` → `/storage/self/primary`), the FUSE daemon of MediaProvider (Android 11 and later:
- *   `/storage/emulated/0` entries owned by the MediaProvider app, group `media_rw`, set-gid
- *   directories, and access for `shell` decided by the daemon rather than by the mode bits).
  * - Names of uids/gids: `system/core/libcutils/include/private/android_filesystem_config.h`.
- * - Files of the system image carry the fixed time 2009-01-01 00:00:00 UTC (`build/make`'s
- *   `fs_config`/`mkuserimg` use a fixed timestamp so images are reproducible).
+ * - MediaProvider's FUSE daemon (Android 11 and later) decides access to `/storage/emulated/0`
+ *   rather than the mode bits, and owns what it creates there.
  * - Error texts: bionic's `strerror` (`bionic/libc/private/bionic_errdefs.h`).
  */
-import {buildApk} from './apk.ts';
-import {SEEDED_PACKAGES} from './packages.ts';
-import {screenPng} from './screen.ts';
+import {
+  chmodSync,
+  chownSync,
+  lchownSync,
+  lstatSync,
+  lutimesSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  rmdirSync,
+  symlinkSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+  type Stats,
+} from 'node:fs';
+import {join} from 'node:path';
 
 /** The kind of a file system entry. */
 export type FileType = 'file' | 'directory' | 'symlink';
@@ -29,8 +41,6 @@ export const S_IFDIR = 0o040000;
 export const S_IFREG = 0o100000;
 /** `S_IFLNK`: a symbolic link. */
 export const S_IFLNK = 0o120000;
-
-const TYPE_BITS: Record<FileType, number> = {directory: S_IFDIR, file: S_IFREG, symlink: S_IFLNK};
 
 /**
  * What `stat`/`lstat` report about an entry, as Linux `struct stat` has it. `mode` is the whole
@@ -188,36 +198,28 @@ export class FsError extends Error {
   }
 }
 
-interface Inode {
-  ino: number;
-  type: FileType;
-  perm: number;
-  uid: number;
-  gid: number;
-  atime: number;
-  mtime: number;
-  ctime: number;
-  data: Uint8Array;
-  children: Map<string, Inode> | undefined;
-  target: string;
-  parent: Inode;
-  dev: number;
+/**
+ * A part of the device's file tree: the device path `path` is the host path `source` (a
+ * directory, or one file laid over another, as a bind mount is). The table of mounts is what the
+ * sandbox binds (`sandbox.ts`) and what this file system resolves through, so the shell's programs
+ * and the device's services see one tree.
+ */
+export interface Mount {
+  /** Where it appears on the device (`/`, `/system`, `/system/build.prop`). */
+  path: string;
+  /** The host directory or file that holds it. */
+  source: string;
+  /** A read-only mount: writes fail with `EROFS` (the system partitions, the root). */
   readOnly: boolean;
-  /** On the FUSE file system of shared storage: access is the FUSE daemon's decision, not the mode bits'. */
-  fuse: boolean;
-  /** Directory size reported by stat (f2fs 3452, ext4/erofs 4096, tmpfs: entries × 20). */
-  dirSize: number;
-  /** Content computed at each read (`/system/build.prop`), instead of `data`. */
-  provider?: () => Uint8Array;
-}
-
-/** The result of resolving a path: the entry (if it exists), its parent directory and its name there. */
-interface Lookup {
-  node: Inode | undefined;
-  parent: Inode;
-  name: string;
-  /** The resolved absolute path (symbolic links of directories followed). */
-  real: string;
+  /** MediaProvider's FUSE view of shared storage: the daemon lets `shell` in whatever the mode bits say, and owns what it creates. */
+  fuse?: boolean;
+  /** `st_dev` the device reports for entries under it. */
+  dev: number;
+  /**
+   * How the sandbox makes it: `proc` is a new procfs with the files of `source` laid over it (what
+   * describes the phone), `dev` bubblewrap's minimal `/dev`; otherwise a bind mount of `source`.
+   */
+  kind?: 'proc' | 'dev';
 }
 
 /** Options of the calls that check access: `cred` absent means the kernel itself (no checks). */
@@ -226,11 +228,6 @@ export interface AccessOptions {
 }
 
 const MAX_SYMLINKS = 40;
-const EMPTY = new Uint8Array(0);
-
-function toSeconds(ms: number): number {
-  return Math.floor(ms / 1000);
-}
 
 /** Splits a path into its components; `.` components are dropped, `..` kept. */
 function components(path: string): string[] {
@@ -251,70 +248,94 @@ export function basename(path: string): string {
   return trimmed.substring(trimmed.lastIndexOf('/') + 1);
 }
 
+/** What resolving a path found: the entry (if it exists) and its parent directory, as host paths and `lstat` results. */
+interface Lookup {
+  /** The resolved device path (symbolic links of directories followed). */
+  real: string;
+  host: string;
+  mount: Mount;
+  stats: Stats | undefined;
+  parentReal: string;
+  parentHost: string;
+  parentMount: Mount;
+  parentStats: Stats;
+  name: string;
+}
+
+function lstatOrUndefined(host: string): Stats | undefined {
+  try {
+    return lstatSync(host);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+    throw error;
+  }
+}
+
+function typeOf(stats: Stats): FileType {
+  return stats.isDirectory() ? 'directory' : stats.isSymbolicLink() ? 'symlink' : 'file';
+}
+
 /**
- * An in-memory Linux file system. Every method takes absolute paths (a relative path is taken
- * relative to `/`, the working directory of `adb shell`), follows symbolic links like the matching
- * system call, and throws `FsError` with the errno the kernel would give.
+ * The device's file tree on the host's disk, seen as the device's processes see it: every
+ * method takes an absolute device path (a relative one is taken from `/`, the working directory
+ * of `adb shell`), resolves it through the mounts with the device's symbolic links (an absolute
+ * target starts again at the device's `/`, never the host's), and throws `FsError` with the errno
+ * the device's kernel would give.
  *
- * Access checks happen only when `cred` is given (the sync service and the shell commands pass the
- * credentials adbd runs with); without it, a call acts as the kernel (root, and no read-only mounts
- * are enforced for seeding).
+ * Access checks happen only when `cred` is given (the sync service passes the credentials adbd
+ * runs with): the mode bits against the uid and groups, `EROFS` on a read-only mount, and
+ * MediaProvider's rule on shared storage. Without `cred`, a call acts as the kernel (seeding, and
+ * the framework services, which run as `system` on a phone). New entries made for `cred` are owned
+ * by it (by MediaProvider's uid on shared storage), with the group of a set-gid parent.
  */
-export class MemoryFileSystem {
+export class DeviceFileSystem {
   readonly #now: () => number;
-  /** While seeding: the time (seconds) that stands for "now". */
-  #seedTime: number | undefined;
-  #nextIno = 2;
-  readonly #root: Inode;
+  readonly #boot: number;
+  /** Longest device path first, so the first match is the innermost mount. */
+  readonly #mounts: readonly Mount[];
 
   /**
-   * `now` is the device clock in milliseconds (new files' times); the tree is seeded with Android's
-   * layout. `properties` (the device's system properties) feed `/system/build.prop`; see `bindProperties`.
+   * `mounts` must include `/`; `now` is the device clock in milliseconds (new entries' times).
+   * `boot` is the host time in seconds the device started at: a file time from then on (a change
+   * made while the device runs) reads as the device clock, as the sandbox's programs see it
+   * (`device/native/kernel.c`). Default: never.
    */
-  constructor(now: () => number, properties?: ReadonlyMap<string, string>) {
+  constructor(mounts: readonly Mount[], now: () => number, boot = Infinity) {
+    if (!mounts.some((mount) => mount.path === '/')) throw new Error('the mounts have no /');
+    this.#mounts = [...mounts].sort((a, b) => b.path.length - a.path.length);
     this.#now = now;
-    const root = {} as Inode;
-    Object.assign(root, {
-      ino: 2,
-      type: 'directory',
-      perm: 0o755,
-      uid: 0,
-      gid: 0,
-      atime: SYSTEM_TIME,
-      mtime: SYSTEM_TIME,
-      ctime: SYSTEM_TIME,
-      data: EMPTY,
-      children: new Map(),
-      target: '',
-      parent: root,
-      dev: 0xfd00,
-      readOnly: false,
-      fuse: false,
-      dirSize: 4096,
-    } satisfies Inode);
-    this.#root = root;
-    this.#nextIno = 100;
-    seed(this, (time) => (this.#seedTime = time));
-    this.#seedTime = undefined;
-    if (properties) this.bindProperties(properties);
+    this.#boot = boot;
+  }
+
+  /** A file time as the device reads it (see the constructor). */
+  #deviceTime(milliseconds: number): number {
+    const seconds = Math.floor(milliseconds / 1000);
+    return seconds >= this.#boot ? this.nowSeconds() : seconds;
+  }
+
+  /** The mounts, innermost first. */
+  get mounts(): readonly Mount[] {
+    return this.#mounts;
   }
 
   /** The device clock in whole seconds. */
   nowSeconds(): number {
-    return this.#seedTime ?? toSeconds(this.#now());
+    return Math.floor(this.#now() / 1000);
   }
 
-  #properties: ReadonlyMap<string, string> | undefined;
+  /** The mount that holds a (resolved) device path. */
+  mountOf(path: string): Mount {
+    for (const mount of this.#mounts) {
+      if (mount.path === '/' || path === mount.path || path.startsWith(`${mount.path}/`)) return mount;
+    }
+    /* c8 ignore next */
+    throw new Error(`no mount for ${path}`);
+  }
 
-  /**
-   * Makes `/system/build.prop` show these system properties (the `ro.*` ones, as `key=value`
-   * lines), read at each access so `setprop` changes show. Idempotent.
-   */
-  bindProperties(properties: ReadonlyMap<string, string>): void {
-    if (this.#properties === properties) return;
-    this.#properties = properties;
-    const node = this.#lookup('/system/build.prop', true, 'open', undefined).node;
-    if (node) node.provider = () => new TextEncoder().encode(buildProp(properties));
+  /** The host path of a resolved device path (no symbolic links in it). */
+  hostPath(path: string): string {
+    const mount = this.mountOf(path);
+    return mount.path === '/' ? join(mount.source, path) : join(mount.source, path.slice(mount.path.length));
   }
 
   // ---- resolution -------------------------------------------------------------------------
@@ -322,94 +343,126 @@ export class MemoryFileSystem {
   #lookup(path: string, follow: boolean, syscall: string, cred: Credentials | undefined): Lookup {
     const trailingSlash = /\/\.?$/.test(path) && path !== '/';
     const pending = components(path);
-    let current = this.#root;
-    const real: string[] = [];
+    let real: string[] = [];
     let links = 0;
-    if (pending.length === 0) return {node: this.#root, parent: this.#root, name: '/', real: '/'};
+    const at = (parts: readonly string[]) => '/' + parts.join('/');
+    const rootStats = lstatSync(this.hostPath('/'));
+    let dirStats = rootStats;
+    const whole = (stats: Stats, parts: string[]): Lookup => {
+      const real = at(parts);
+      const parentReal = dirname(real);
+      const parentHost = this.hostPath(parentReal);
+      return {
+        real,
+        host: this.hostPath(real),
+        mount: this.mountOf(real),
+        stats,
+        parentReal,
+        parentHost,
+        parentMount: this.mountOf(parentReal),
+        parentStats: parts.length <= 1 ? rootStats : lstatSync(parentHost),
+        name: parts[parts.length - 1] ?? '/',
+      };
+    };
+    if (pending.length === 0) return whole(rootStats, []);
     while (pending.length > 0) {
       const name = pending.shift()!;
       const last = pending.length === 0;
-      if (current.type !== 'directory') throw new FsError('ENOTDIR', syscall, path);
-      if (!this.#may(current, cred, 1)) throw new FsError('EACCES', syscall, path);
+      if (!dirStats.isDirectory()) throw new FsError('ENOTDIR', syscall, path);
+      if (!this.#may(dirStats, this.mountOf(at(real)), cred, 1)) throw new FsError('EACCES', syscall, path);
       if (name === '..') {
-        current = current.parent;
         real.pop();
-        if (last) return {node: current, parent: current.parent, name: real[real.length - 1] ?? '/', real: '/' + real.join('/')};
+        dirStats = real.length === 0 ? rootStats : lstatSync(this.hostPath(at(real)));
+        if (last) return whole(dirStats, real);
         continue;
       }
-      if (name.length > 255) throw new FsError('ENAMETOOLONG', syscall, path);
-      const child = current.children!.get(name);
-      if (!child) {
-        if (last) return {node: undefined, parent: current, name, real: '/' + [...real, name].join('/')};
+      if (Buffer.byteLength(name) > 255) throw new FsError('ENAMETOOLONG', syscall, path);
+      const childReal = [...real, name];
+      const childHost = this.hostPath(at(childReal));
+      const stats = lstatOrUndefined(childHost);
+      if (!stats) {
+        if (last) {
+          return {
+            real: at(childReal),
+            host: childHost,
+            mount: this.mountOf(at(childReal)),
+            stats: undefined,
+            parentReal: at(real),
+            parentHost: this.hostPath(at(real)),
+            parentMount: this.mountOf(at(real)),
+            parentStats: dirStats,
+            name,
+          };
+        }
         throw new FsError('ENOENT', syscall, path);
       }
-      if (child.type === 'symlink' && (!last || follow || trailingSlash)) {
+      if (stats.isSymbolicLink() && (!last || follow || trailingSlash)) {
         links += 1;
         if (links > MAX_SYMLINKS) throw new FsError('ELOOP', syscall, path);
-        const target = child.target;
+        const target = readlinkSync(childHost);
         if (target.startsWith('/')) {
-          current = this.#root;
-          real.length = 0;
+          real = [];
+          dirStats = rootStats;
         }
         pending.unshift(...components(target));
-        if (pending.length === 0)
-          return {node: current, parent: current.parent, name: real[real.length - 1] ?? '/', real: '/' + real.join('/')};
+        if (pending.length === 0) return whole(dirStats, real);
         continue;
       }
       if (last) {
-        if (trailingSlash && child.type !== 'directory') throw new FsError('ENOTDIR', syscall, path);
-        return {node: child, parent: current, name, real: '/' + [...real, name].join('/')};
+        if (trailingSlash && !stats.isDirectory()) throw new FsError('ENOTDIR', syscall, path);
+        return {
+          real: at(childReal),
+          host: childHost,
+          mount: this.mountOf(at(childReal)),
+          stats,
+          parentReal: at(real),
+          parentHost: this.hostPath(at(real)),
+          parentMount: this.mountOf(at(real)),
+          parentStats: dirStats,
+          name,
+        };
       }
-      current = child;
-      real.push(name);
+      real = childReal;
+      dirStats = stats;
     }
     /* c8 ignore next */
     throw new FsError('ENOENT', syscall, path);
   }
 
-  /** Whether `cred` may read (4), write (2) or search/execute (1) `node`, by its mode bits (FUSE: always). */
-  #may(node: Inode, cred: Credentials | undefined, want: 4 | 2 | 1): boolean {
+  /** Whether `cred` may read (4), write (2) or search/execute (1) an entry, by its mode bits (FUSE: always). */
+  #may(stats: Stats, mount: Mount, cred: Credentials | undefined, want: 4 | 2 | 1): boolean {
     if (!cred || cred.uid === 0) {
-      if (want === 1 && node.type === 'file' && cred) return (node.perm & 0o111) !== 0;
+      if (want === 1 && stats.isFile() && cred) return (stats.mode & 0o111) !== 0;
       return true;
     }
-    if (node.fuse) return want !== 1 || node.type === 'directory' || (node.perm & 0o111) !== 0;
+    if (mount.fuse) return want !== 1 || stats.isDirectory() || (stats.mode & 0o111) !== 0;
     let bits: number;
-    if (node.uid === cred.uid) bits = (node.perm >> 6) & 7;
-    else if (node.gid === cred.gid || cred.groups.includes(node.gid)) bits = (node.perm >> 3) & 7;
-    else bits = node.perm & 7;
+    if (stats.uid === cred.uid) bits = (stats.mode >> 6) & 7;
+    else if (stats.gid === cred.gid || cred.groups.includes(stats.gid)) bits = (stats.mode >> 3) & 7;
+    else bits = stats.mode & 7;
     return (bits & want) !== 0;
   }
 
-  #existing(path: string, follow: boolean, syscall: string, cred: Credentials | undefined): Inode {
-    const {node} = this.#lookup(path, follow, syscall, cred);
-    if (!node) throw new FsError('ENOENT', syscall, path);
-    return node;
+  #existing(path: string, follow: boolean, syscall: string, cred: Credentials | undefined): Lookup & {stats: Stats} {
+    const lookup = this.#lookup(path, follow, syscall, cred);
+    if (!lookup.stats) throw new FsError('ENOENT', syscall, path);
+    return lookup as Lookup & {stats: Stats};
   }
 
-  #statOf(node: Inode): FileStat {
-    let nlink = 1;
-    let size = (node.provider?.() ?? node.data).length;
-    if (node.type === 'directory') {
-      nlink = 2;
-      for (const child of node.children!.values()) if (child.type === 'directory') nlink += 1;
-      size = node.dirSize;
-    } else if (node.type === 'symlink') {
-      size = new TextEncoder().encode(node.target).length;
-    }
+  #statOf(stats: Stats, mount: Mount): FileStat {
     return {
-      type: node.type,
-      mode: TYPE_BITS[node.type] | node.perm,
-      permission: node.perm,
-      size,
-      uid: node.uid,
-      gid: node.gid,
-      atime: node.atime,
-      mtime: node.mtime,
-      ctime: node.ctime,
-      ino: node.ino,
-      dev: node.dev,
-      nlink,
+      type: typeOf(stats),
+      mode: stats.mode,
+      permission: stats.mode & 0o7777,
+      size: stats.size,
+      uid: stats.uid,
+      gid: stats.gid,
+      atime: this.#deviceTime(stats.atimeMs),
+      mtime: this.#deviceTime(stats.mtimeMs),
+      ctime: this.#deviceTime(stats.ctimeMs),
+      ino: stats.ino,
+      dev: mount.dev,
+      nlink: stats.nlink,
     };
   }
 
@@ -421,7 +474,8 @@ export class MemoryFileSystem {
    */
   statOrThrow(path: string, options: AccessOptions & {follow?: boolean} = {}): FileStat {
     const follow = options.follow ?? true;
-    return this.#statOf(this.#existing(path, follow, follow ? 'stat' : 'lstat', options.cred));
+    const lookup = this.#existing(path, follow, follow ? 'stat' : 'lstat', options.cred);
+    return this.#statOf(lookup.stats, lookup.mount);
   }
 
   /** The metadata of `path` with symbolic links followed, or `undefined` when it can't be resolved (see `statOrThrow`). */
@@ -450,15 +504,14 @@ export class MemoryFileSystem {
   }
 
   /**
-   * The content of a regular file (a copy), symbolic links followed. Throws `FsError`: `ENOENT`,
-   * `EISDIR` for a directory, `EACCES` when `cred` may not read it.
+   * The content of a regular file, symbolic links followed. Throws `FsError`: `ENOENT`, `EISDIR`
+   * for a directory, `EACCES` when `cred` may not read it.
    */
   readFile(path: string, options: AccessOptions = {}): Uint8Array {
-    const node = this.#existing(path, true, 'open', options.cred);
-    if (!this.#may(node, options.cred, 4)) throw new FsError('EACCES', 'open', path);
-    if (node.type === 'directory') throw new FsError('EISDIR', 'read', path);
-    // A copy, whatever the stored array is (a Buffer's slice() would share its memory).
-    return new Uint8Array(node.provider?.() ?? node.data);
+    const lookup = this.#existing(path, true, 'open', options.cred);
+    if (!this.#may(lookup.stats, lookup.mount, options.cred, 4)) throw new FsError('EACCES', 'open', path);
+    if (lookup.stats.isDirectory()) throw new FsError('EISDIR', 'read', path);
+    return new Uint8Array(readFileSync(lookup.host));
   }
 
   /** A file's content decoded as UTF-8 (see `readFile`). */
@@ -467,37 +520,37 @@ export class MemoryFileSystem {
   }
 
   /**
-   * The names in a directory, in creation order, without `.` and `..` (add them yourself where
+   * The names in a directory, sorted by byte value, without `.` and `..` (add them yourself where
    * Linux's `readdir` would list them). Throws `FsError`: `ENOENT`, `ENOTDIR`, `EACCES` when `cred`
    * may not read the directory.
    */
   readdir(path: string, options: AccessOptions = {}): string[] {
-    const node = this.#existing(path, true, 'opendir', options.cred);
-    if (node.type !== 'directory') throw new FsError('ENOTDIR', 'opendir', path);
-    if (!this.#may(node, options.cred, 4)) throw new FsError('EACCES', 'opendir', path);
-    return [...node.children!.keys()];
+    const lookup = this.#existing(path, true, 'opendir', options.cred);
+    if (!lookup.stats.isDirectory()) throw new FsError('ENOTDIR', 'opendir', path);
+    if (!this.#may(lookup.stats, lookup.mount, options.cred, 4)) throw new FsError('EACCES', 'opendir', path);
+    const names = readdirSync(lookup.host);
+    // A mount point inside this directory shows the mounted entry, which exists already (the sandbox mounts on existing entries).
+    return names;
   }
 
   /** `readlink(2)`: the target of a symbolic link. Throws `EINVAL` when `path` isn't one. */
   readlink(path: string, options: AccessOptions = {}): string {
-    const node = this.#existing(path, false, 'readlink', options.cred);
-    if (node.type !== 'symlink') throw new FsError('EINVAL', 'readlink', path);
-    return node.target;
+    const lookup = this.#existing(path, false, 'readlink', options.cred);
+    if (!lookup.stats.isSymbolicLink()) throw new FsError('EINVAL', 'readlink', path);
+    return readlinkSync(lookup.host);
   }
 
   /** `realpath(3)`: the absolute path with every symbolic link resolved. Throws like `stat`. */
   realpath(path: string, options: AccessOptions = {}): string {
-    const lookup = this.#lookup(path, true, 'realpath', options.cred);
-    if (!lookup.node) throw new FsError('ENOENT', 'realpath', path);
-    return lookup.real;
+    return this.#existing(path, true, 'realpath', options.cred).real;
   }
 
   /** Whether `cred` may read (`'r'`), write (`'w'`) or execute/search (`'x'`) `path` (`access(2)`, links followed). */
   access(path: string, mode: 'r' | 'w' | 'x', options: AccessOptions = {}): boolean {
     try {
-      const node = this.#existing(path, true, 'access', options.cred);
-      if (mode === 'w' && node.readOnly) return false;
-      return this.#may(node, options.cred, mode === 'r' ? 4 : mode === 'w' ? 2 : 1);
+      const lookup = this.#existing(path, true, 'access', options.cred);
+      if (mode === 'w' && lookup.mount.readOnly) return false;
+      return this.#may(lookup.stats, lookup.mount, options.cred, mode === 'r' ? 4 : mode === 'w' ? 2 : 1);
     } catch (error) {
       if (error instanceof FsError) return false;
       throw error;
@@ -506,45 +559,34 @@ export class MemoryFileSystem {
 
   // ---- changes ----------------------------------------------------------------------------
 
-  #checkWritableDir(parent: Inode, cred: Credentials | undefined, syscall: string, path: string): void {
-    if (parent.readOnly && cred) throw new FsError('EROFS', syscall, path);
-    if (!this.#may(parent, cred, 2)) throw new FsError('EACCES', syscall, path);
+  #checkWritableDir(lookup: Lookup, cred: Credentials | undefined, syscall: string, path: string): void {
+    if (lookup.parentMount.readOnly && cred) throw new FsError('EROFS', syscall, path);
+    if (!this.#may(lookup.parentStats, lookup.parentMount, cred, 2)) throw new FsError('EACCES', syscall, path);
   }
 
-  #create(parent: Inode, name: string, type: FileType, perm: number, cred: Credentials | undefined, time: number): Inode {
-    // A set-gid directory passes its group on (and, for directories, the set-gid bit).
-    const setgid = (parent.perm & 0o2000) !== 0;
-    let uid = cred?.uid ?? 0;
-    let gid = setgid ? parent.gid : (cred?.gid ?? 0);
-    if (parent.fuse) {
+  /** The owner, group and mode a new entry gets (see the class comment); `perm` is what was asked. */
+  #ownership(lookup: Lookup, directory: boolean, perm: number, cred: Credentials | undefined): {uid: number; gid: number; perm: number} {
+    const setgid = (lookup.parentStats.mode & 0o2000) !== 0;
+    if (lookup.parentMount.fuse && cred) {
       // The FUSE daemon creates files as itself on the lower file system.
-      uid = AID.u0_a185;
-      gid = AID.media_rw;
-      perm = type === 'directory' ? 0o2770 : 0o660;
-    } else if (setgid && type === 'directory') {
-      perm |= 0o2000;
+      return {uid: AID.u0_a185, gid: AID.media_rw, perm: directory ? 0o2770 : 0o660};
     }
-    const node: Inode = {
-      ino: this.#nextIno++,
-      type,
-      perm,
-      uid,
-      gid,
-      atime: time,
-      mtime: time,
-      ctime: time,
-      data: EMPTY,
-      children: type === 'directory' ? new Map() : undefined,
-      target: '',
-      parent,
-      dev: parent.dev,
-      readOnly: parent.readOnly,
-      fuse: parent.fuse,
-      dirSize: parent.dirSize,
+    return {
+      uid: cred?.uid ?? 0,
+      gid: setgid ? lookup.parentStats.gid : (cred?.gid ?? 0),
+      perm: setgid && directory ? perm | 0o2000 : perm,
     };
-    parent.children!.set(name, node);
-    parent.mtime = parent.ctime = time;
-    return node;
+  }
+
+  /** Sets owner and mode of a new host entry (owner changes need root: a contributor's unprivileged run keeps its own). */
+  #own(host: string, owner: {uid: number; gid: number; perm?: number}, symlink = false): void {
+    try {
+      if (symlink) lchownSync(host, owner.uid, owner.gid);
+      else chownSync(host, owner.uid, owner.gid);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EPERM') throw error;
+    }
+    if (owner.perm !== undefined && !symlink) chmodSync(host, owner.perm);
   }
 
   /**
@@ -560,35 +602,35 @@ export class MemoryFileSystem {
     data: Uint8Array | string,
     options: AccessOptions & {mode?: number; mtime?: number; uid?: number; gid?: number; parents?: boolean} = {},
   ): FileStat {
-    const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
     const {cred} = options;
     if (options.parents) this.mkdir(dirname(path), {recursive: true, cred, mode: 0o775});
     const lookup = this.#lookup(path, true, 'open', cred);
     const now = this.nowSeconds();
-    let node = lookup.node;
-    if (node) {
-      if (node.type === 'directory') throw new FsError('EISDIR', 'open', path);
-      if (node.readOnly && cred) throw new FsError('EROFS', 'open', path);
-      if (!this.#may(node, cred, 2)) throw new FsError('EACCES', 'open', path);
-      if (options.mode !== undefined && !node.fuse) node.perm = options.mode & 0o7777;
+    if (lookup.stats) {
+      if (lookup.stats.isDirectory()) throw new FsError('EISDIR', 'open', path);
+      if (lookup.mount.readOnly && cred) throw new FsError('EROFS', 'open', path);
+      if (!this.#may(lookup.stats, lookup.mount, cred, 2)) throw new FsError('EACCES', 'open', path);
+      writeFileSync(lookup.host, data);
+      if (options.mode !== undefined && !lookup.mount.fuse) chmodSync(lookup.host, options.mode & 0o7777);
     } else {
-      this.#checkWritableDir(lookup.parent, cred, 'open', path);
-      node = this.#create(lookup.parent, lookup.name, 'file', (options.mode ?? 0o644) & 0o7777, cred, now);
+      this.#checkWritableDir(lookup, cred, 'open', path);
+      writeFileSync(lookup.host, data);
+      this.#own(lookup.host, this.#ownership(lookup, false, (options.mode ?? 0o644) & 0o7777, cred));
     }
-    node.data = new Uint8Array(bytes);
-    node.provider = undefined;
-    if (options.uid !== undefined) node.uid = options.uid;
-    if (options.gid !== undefined) node.gid = options.gid;
-    node.mtime = node.atime = options.mtime ?? now;
-    node.ctime = now;
-    return this.#statOf(node);
+    if (options.uid !== undefined || options.gid !== undefined) {
+      const stats = lstatSync(lookup.host);
+      this.#own(lookup.host, {uid: options.uid ?? stats.uid, gid: options.gid ?? stats.gid});
+    }
+    const mtime = options.mtime ?? now;
+    utimesSync(lookup.host, mtime, mtime);
+    return this.#statOf(lstatSync(lookup.host), lookup.mount);
   }
 
-  /** Appends to a regular file, creating it (mode 0644, or 0666 under `umask 0`) when missing. Throws like `writeFile`. */
+  /** Appends to a regular file, creating it (mode 0666) when missing. Throws like `writeFile`. */
   appendFile(path: string, data: Uint8Array | string, options: AccessOptions = {}): void {
     const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
-    let existing: Uint8Array = EMPTY;
     const stat = this.stat(path);
+    let existing: Uint8Array = new Uint8Array(0);
     if (stat) existing = this.readFile(path, options);
     const merged = new Uint8Array(existing.length + bytes.length);
     merged.set(existing);
@@ -605,48 +647,43 @@ export class MemoryFileSystem {
   mkdir(path: string, options: AccessOptions & {recursive?: boolean; mode?: number; mtime?: number} = {}): void {
     const {cred} = options;
     const mode = (options.mode ?? 0o775) & 0o7777;
+    const make = (lookup: Lookup, target: string) => {
+      this.#checkWritableDir(lookup, cred, 'mkdir', target);
+      mkdirSync(lookup.host);
+      this.#own(lookup.host, this.#ownership(lookup, true, mode, cred));
+      if (options.mtime !== undefined) utimesSync(lookup.host, options.mtime, options.mtime);
+    };
     if (options.recursive) {
-      const parts = components(path);
       let prefix = '';
-      for (const part of parts) {
+      for (const part of components(path)) {
         prefix += '/' + part;
         const lookup = this.#lookup(prefix, true, 'mkdir', cred);
-        if (lookup.node) {
-          if (lookup.node.type !== 'directory') throw new FsError('ENOTDIR', 'mkdir', path);
+        if (lookup.stats) {
+          if (!lookup.stats.isDirectory()) throw new FsError('ENOTDIR', 'mkdir', path);
           continue;
         }
-        this.#checkWritableDir(lookup.parent, cred, 'mkdir', prefix);
-        const node = this.#create(lookup.parent, lookup.name, 'directory', mode, cred, options.mtime ?? this.nowSeconds());
-        if (options.mtime !== undefined) node.atime = node.mtime = node.ctime = options.mtime;
+        make(lookup, prefix);
       }
       return;
     }
     const lookup = this.#lookup(path, false, 'mkdir', cred);
-    if (lookup.node) throw new FsError('EEXIST', 'mkdir', path);
-    this.#checkWritableDir(lookup.parent, cred, 'mkdir', path);
-    const node = this.#create(lookup.parent, lookup.name, 'directory', mode, cred, options.mtime ?? this.nowSeconds());
-    if (options.mtime !== undefined) node.atime = node.mtime = node.ctime = options.mtime;
+    if (lookup.stats) throw new FsError('EEXIST', 'mkdir', path);
+    make(lookup, path);
   }
 
   /**
    * `symlink(2)`: creates `path` pointing to `target` (not resolved, may dangle). Throws `FsError`:
    * `EEXIST`, `ENOENT`, `EACCES`, `EROFS`.
    */
-  symlink(target: string, path: string, options: AccessOptions & {mtime?: number; uid?: number; gid?: number; mode?: number} = {}): void {
+  symlink(target: string, path: string, options: AccessOptions & {mtime?: number; uid?: number; gid?: number} = {}): void {
     const lookup = this.#lookup(path, false, 'symlink', options.cred);
-    if (lookup.node) throw new FsError('EEXIST', 'symlink', path);
-    this.#checkWritableDir(lookup.parent, options.cred, 'symlink', path);
-    const node = this.#create(
-      lookup.parent,
-      lookup.name,
-      'symlink',
-      options.mode ?? 0o777,
-      options.cred,
-      options.mtime ?? this.nowSeconds(),
-    );
-    node.target = target;
-    if (options.uid !== undefined) node.uid = options.uid;
-    if (options.gid !== undefined) node.gid = options.gid;
+    if (lookup.stats) throw new FsError('EEXIST', 'symlink', path);
+    this.#checkWritableDir(lookup, options.cred, 'symlink', path);
+    symlinkSync(target, lookup.host);
+    const owner = this.#ownership(lookup, false, 0o777, options.cred);
+    this.#own(lookup.host, {uid: options.uid ?? owner.uid, gid: options.gid ?? owner.gid}, true);
+    const mtime = options.mtime ?? this.nowSeconds();
+    lutimesSync(lookup.host, mtime, mtime);
   }
 
   /**
@@ -657,361 +694,61 @@ export class MemoryFileSystem {
    */
   remove(path: string, options: AccessOptions & {recursive?: boolean; directory?: boolean} = {}): void {
     const lookup = this.#lookup(path, false, 'unlink', options.cred);
-    const node = lookup.node;
-    if (!node) throw new FsError('ENOENT', 'unlink', path);
-    if (node === this.#root) throw new FsError('EPERM', 'rmdir', path);
-    if (node.type === 'directory') {
+    if (!lookup.stats) throw new FsError('ENOENT', 'unlink', path);
+    if (lookup.real === '/') throw new FsError('EPERM', 'rmdir', path);
+    const directory = lookup.stats.isDirectory();
+    if (directory) {
       if (options.directory === false) throw new FsError('EISDIR', 'unlink', path);
-      if (node.children!.size > 0) {
+      const names = readdirSync(lookup.host);
+      if (names.length > 0) {
         if (!options.recursive) throw new FsError('ENOTEMPTY', 'rmdir', path);
-        for (const name of [...node.children!.keys()]) {
-          this.remove(`${path.replace(/\/+$/, '')}/${name}`, {cred: options.cred, recursive: true});
-        }
+        for (const name of names) this.remove(`${lookup.real === '/' ? '' : lookup.real}/${name}`, {cred: options.cred, recursive: true});
       }
     }
-    this.#checkWritableDir(lookup.parent, options.cred, node.type === 'directory' ? 'rmdir' : 'unlink', path);
-    lookup.parent.children!.delete(lookup.name);
-    lookup.parent.mtime = lookup.parent.ctime = this.nowSeconds();
+    this.#checkWritableDir(lookup, options.cred, directory ? 'rmdir' : 'unlink', path);
+    if (directory) rmdirSync(lookup.host);
+    else unlinkSync(lookup.host);
   }
 
   /** `rename(2)`: moves `from` to `to`, replacing a file there. Throws `FsError`: `ENOENT`, `EACCES`, `EISDIR`, `ENOTEMPTY`, `EROFS`, `EXDEV`. */
   rename(from: string, to: string, options: AccessOptions = {}): void {
     const source = this.#lookup(from, false, 'rename', options.cred);
-    if (!source.node) throw new FsError('ENOENT', 'rename', from);
+    if (!source.stats) throw new FsError('ENOENT', 'rename', from);
     const destination = this.#lookup(to, false, 'rename', options.cred);
-    this.#checkWritableDir(source.parent, options.cred, 'rename', from);
-    this.#checkWritableDir(destination.parent, options.cred, 'rename', to);
-    if (destination.parent.dev !== source.node.dev) throw new FsError('EXDEV', 'rename', to);
-    const existing = destination.node;
-    if (existing === source.node) return;
-    if (existing) {
-      if (existing.type === 'directory' && source.node.type !== 'directory') throw new FsError('EISDIR', 'rename', to);
-      if (existing.type === 'directory' && existing.children!.size > 0) throw new FsError('ENOTEMPTY', 'rename', to);
+    this.#checkWritableDir(source, options.cred, 'rename', from);
+    this.#checkWritableDir(destination, options.cred, 'rename', to);
+    if (destination.parentMount !== source.mount) throw new FsError('EXDEV', 'rename', to);
+    if (destination.host === source.host) return;
+    if (destination.stats) {
+      if (destination.stats.isDirectory() && !source.stats.isDirectory()) throw new FsError('EISDIR', 'rename', to);
+      if (destination.stats.isDirectory() && readdirSync(destination.host).length > 0) throw new FsError('ENOTEMPTY', 'rename', to);
     }
-    source.parent.children!.delete(source.name);
-    destination.parent.children!.set(destination.name, source.node);
-    source.node.parent = destination.parent;
-    const now = this.nowSeconds();
-    source.parent.mtime = destination.parent.mtime = now;
-    source.node.ctime = now;
+    renameSync(source.host, destination.host);
   }
 
   /** `chmod(2)` (links followed): sets the permission bits (`0o7777` at most). Throws like `stat`, and `EPERM` when `cred` doesn't own it. */
   chmod(path: string, mode: number, options: AccessOptions = {}): void {
-    const node = this.#existing(path, true, 'chmod', options.cred);
-    if (options.cred && options.cred.uid !== 0 && options.cred.uid !== node.uid && !node.fuse) throw new FsError('EPERM', 'chmod', path);
-    if (node.readOnly && options.cred) throw new FsError('EROFS', 'chmod', path);
-    if (!node.fuse) node.perm = mode & 0o7777;
-    node.ctime = this.nowSeconds();
+    const lookup = this.#existing(path, true, 'chmod', options.cred);
+    const {cred} = options;
+    if (cred && cred.uid !== 0 && cred.uid !== lookup.stats.uid && !lookup.mount.fuse) throw new FsError('EPERM', 'chmod', path);
+    if (lookup.mount.readOnly && cred) throw new FsError('EROFS', 'chmod', path);
+    if (!lookup.mount.fuse || !cred) chmodSync(lookup.host, mode & 0o7777);
   }
 
-  /** `lchown`-like owner change without checks (seeding, and `root`'s `chown`). */
+  /** `lchown`-like owner change without checks (seeding, and the framework services). */
   chown(path: string, uid: number, gid: number): void {
-    const node = this.#existing(path, false, 'chown', undefined);
-    node.uid = uid;
-    node.gid = gid;
+    const lookup = this.#existing(path, false, 'chown', undefined);
+    this.#own(lookup.host, {uid, gid}, lookup.stats.isSymbolicLink());
   }
 
   /** `utimes(2)`: sets access and modification times in seconds (links followed unless `follow: false`, like `lutimes`). */
   utimes(path: string, atime: number, mtime: number, options: AccessOptions & {follow?: boolean} = {}): void {
-    const node = this.#existing(path, options.follow ?? true, 'utimes', options.cred);
-    if (options.cred && options.cred.uid !== 0 && options.cred.uid !== node.uid && !node.fuse && !this.#may(node, options.cred, 2)) {
+    const lookup = this.#existing(path, options.follow ?? true, 'utimes', options.cred);
+    const {cred} = options;
+    if (cred && cred.uid !== 0 && cred.uid !== lookup.stats.uid && !lookup.mount.fuse && !this.#may(lookup.stats, lookup.mount, cred, 2)) {
       throw new FsError('EACCES', 'utimes', path);
     }
-    node.atime = atime;
-    node.mtime = mtime;
-    node.ctime = this.nowSeconds();
+    if (lookup.stats.isSymbolicLink()) lutimesSync(lookup.host, atime, mtime);
+    else utimesSync(lookup.host, atime, mtime);
   }
-
-  /** Marks the directory at `path` (and what is created under it later) as a mount point with these properties (seeding). */
-  mount(path: string, options: {dev: number; readOnly?: boolean; fuse?: boolean; dirSize?: number}): void {
-    const node = this.#existing(path, true, 'mount', undefined);
-    const apply = (inode: Inode): void => {
-      inode.dev = options.dev;
-      inode.readOnly = options.readOnly ?? false;
-      inode.fuse = options.fuse ?? false;
-      if (options.dirSize !== undefined) inode.dirSize = options.dirSize;
-      if (inode.children) for (const child of inode.children.values()) apply(child);
-    };
-    apply(node);
-  }
-}
-
-/** 2009-01-01T00:00:00Z, the time stamp of every file in Android's system images. */
-export const SYSTEM_TIME = Date.UTC(2009, 0, 1) / 1000;
-
-/** Time stamps of the seeded user files (seconds): some days before the default device clock (2024-03-01T12:00:00Z). */
-const T = {
-  setup: Date.UTC(2024, 1, 5, 9, 14, 27) / 1000,
-  photo1: Date.UTC(2024, 1, 17, 14, 3, 51) / 1000,
-  photo2: Date.UTC(2024, 1, 17, 14, 4, 9) / 1000,
-  video: Date.UTC(2024, 1, 24, 18, 30, 2) / 1000,
-  download: Date.UTC(2024, 1, 28, 10, 45, 33) / 1000,
-  tmp: Date.UTC(2024, 1, 29, 16, 20, 0) / 1000,
-  screenshot: Date.UTC(2024, 2, 1, 8, 12, 45) / 1000,
-};
-
-/** A deterministic byte pattern of `size` bytes (photo/video bodies), started with `header`. */
-export function patternBytes(size: number, header: readonly number[] = [], seed = 1): Uint8Array {
-  const data = new Uint8Array(size);
-  let x = seed >>> 0 || 1;
-  for (let i = 0; i < size; i += 1) {
-    // xorshift32: fixed, fast, and looks like compressed data.
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    data[i] = x & 0xff;
-  }
-  data.set(header.slice(0, size));
-  return data;
-}
-
-/** A JPEG-looking body: SOI + JFIF APP0 header, pattern data, EOI. */
-function jpeg(size: number, seed: number): Uint8Array {
-  const data = patternBytes(size, [0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01], seed);
-  data[size - 2] = 0xff;
-  data[size - 1] = 0xd9;
-  return data;
-}
-
-/** A short, valid PDF document with one empty page. */
-function pdf(): string {
-  return [
-    '%PDF-1.4',
-    '1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj',
-    '2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj',
-    '3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >> endobj',
-    'trailer << /Root 1 0 R >>',
-    '%%EOF',
-    '',
-  ].join('\n');
-}
-
-/** The home folder of the Termux app (`$HOME` in its terminal). */
-export const TERMUX_HOME = '/data/data/com.termux/files/home';
-
-/** The uid of the Termux app, whose programs run as it. */
-export function termuxUid(): number {
-  return SEEDED_PACKAGES.find((seed) => seed.name === 'com.termux')!.uid;
-}
-
-/** `/system/build.prop` lines for the given properties (`key=value`, grouped as the build writes them). */
-export function buildProp(properties: ReadonlyMap<string, string>): string {
-  const lines = ['', '# begin common build properties', '# autogenerated by build/make/tools/buildinfo.sh'];
-  for (const [key, value] of properties) {
-    if (key.startsWith('ro.')) lines.push(`${key}=${value}`);
-  }
-  lines.push('# end common build properties', '');
-  return lines.join('\n');
-}
-
-/** Seeds a new file system with the layout of a Pixel 7 on Android 14 (see the module comment); `at` sets the clock of each step. */
-function seed(fs: MemoryFileSystem, at: (seconds: number) => void): void {
-  const dir = (path: string, perm: number, uid: number, gid: number, mtime = SYSTEM_TIME) => {
-    at(mtime);
-    fs.mkdir(path, {mode: perm, mtime});
-    fs.chown(path, uid, gid);
-    fs.chmod(path, perm);
-    fs.utimes(path, mtime, mtime);
-  };
-  const file = (path: string, data: Uint8Array | string, perm: number, uid: number, gid: number, mtime = SYSTEM_TIME) => {
-    at(mtime);
-    fs.writeFile(path, data, {mode: perm, mtime, uid, gid});
-  };
-  // Root links (`/sdcard`, `/bin`, …) are `lrw-r--r--` as init makes them; toybox's are `lrwxr-xr-x root shell`.
-  const link = (path: string, target: string, mtime = SYSTEM_TIME, mode = 0o777, gid = 0) => {
-    at(mtime);
-    fs.symlink(target, path, {mtime, uid: 0, gid, mode});
-  };
-
-  // The root: a read-only erofs/ext4 image on Android 10 and later (system-as-root).
-  for (const name of ['acct', 'apex', 'config', 'data', 'debug_ramdisk', 'dev', 'linkerconfig', 'metadata', 'mnt', 'odm', 'oem']) {
-    dir(`/${name}`, 0o755, 0, 0);
-  }
-  dir('/proc', 0o555, 0, 0);
-  dir('/product', 0o755, 0, 0);
-  dir('/storage', 0o751, 0, AID.sdcard_rw);
-  dir('/sys', 0o755, 0, 0);
-  dir('/system', 0o755, 0, 0);
-  dir('/system_ext', 0o755, 0, 0);
-  dir('/vendor', 0o755, 0, AID.shell);
-  link('/sdcard', '/storage/self/primary', SYSTEM_TIME, 0o644);
-  link('/bin', '/system/bin', SYSTEM_TIME, 0o644);
-  link('/etc', '/system/etc', SYSTEM_TIME, 0o644);
-  link('/d', '/sys/kernel/debug', SYSTEM_TIME, 0o644);
-  at(SYSTEM_TIME);
-  fs.chmod('/data', 0o771);
-  fs.chown('/data', AID.system, AID.system);
-  fs.chmod('/mnt', 0o755);
-  fs.chown('/mnt', 0, AID.system);
-  fs.chmod('/config', 0o555);
-
-  // /system: the system image.
-  for (const name of ['app', 'bin', 'etc', 'fonts', 'framework', 'lib', 'lib64', 'priv-app', 'usr', 'xbin']) {
-    dir(`/system/${name}`, 0o755, 0, name === 'bin' || name === 'xbin' ? AID.shell : 0);
-  }
-  file('/system/build.prop', buildProp(new Map()), 0o600, 0, 0);
-  for (const name of [
-    'sh',
-    'toybox',
-    'app_process64',
-    'linker64',
-    'logcat',
-    'screencap',
-    'cmd',
-    'dumpsys',
-    'getprop',
-    'setprop',
-    'input',
-  ]) {
-    file(
-      `/system/bin/${name}`,
-      patternBytes(4096 + name.length * 512, [0x7f, 0x45, 0x4c, 0x46, 2, 1, 1], name.length),
-      0o755,
-      0,
-      AID.shell,
-    );
-  }
-  // Android's "multi-call" programs are links to toybox, and the Java wrappers scripts.
-  for (const name of ['ls', 'cat', 'mkdir', 'rm', 'touch', 'stat', 'mv', 'cp', 'chmod', 'ln', 'uname', 'uptime', 'id', 'echo', 'sleep']) {
-    link(`/system/bin/${name}`, 'toybox', SYSTEM_TIME, 0o755, AID.shell);
-  }
-  link('/system/bin/app_process', 'app_process64', SYSTEM_TIME, 0o755, AID.shell);
-  for (const name of ['am', 'bu', 'pm', 'settings', 'wm', 'monkey']) {
-    file(`/system/bin/${name}`, `#!/system/bin/sh\n# Script to start "${name}" on the device\n`, 0o755, 0, AID.shell);
-  }
-  file('/system/etc/hosts', '127.0.0.1       localhost\n::1             ip6-localhost\n', 0o644, 0, 0);
-  file('/system/framework/framework.jar', patternBytes(8192, [0x50, 0x4b, 0x03, 0x04], 7), 0o644, 0, 0);
-  // Every preinstalled app's APK, and the apps the user installed (in /data/app, below).
-  for (const seed of SEEDED_PACKAGES) {
-    const apk = buildApk({packageName: seed.name, versionCode: seed.versionCode, versionName: seed.versionName});
-    if (seed.system) {
-      at(SYSTEM_TIME);
-      fs.mkdir(dirname(seed.path), {recursive: true, mode: 0o755, mtime: SYSTEM_TIME});
-      file(seed.path, apk, 0o644, 0, 0);
-    }
-  }
-  fs.mount('/system', {dev: 0xfd00, readOnly: true});
-  fs.mount('/product', {dev: 0xfd00, readOnly: true});
-  fs.mount('/system_ext', {dev: 0xfd00, readOnly: true});
-  fs.mount('/vendor', {dev: 0xfd01, readOnly: true});
-
-  // /data: f2fs, writable; only a few directories are open to shell.
-  for (const [path, perm, uid, gid] of [
-    ['/data/local', 0o751, 0, 0],
-    ['/data/local/tmp', 0o771, AID.shell, AID.shell],
-    ['/data/app', 0o771, AID.system, AID.system],
-    ['/data/data', 0o771, AID.system, AID.system],
-    ['/data/user', 0o711, AID.system, AID.system],
-    ['/data/media', 0o770, AID.media_rw, AID.media_rw],
-    ['/data/misc', 0o1771, AID.system, AID.misc],
-    ['/data/misc/adb', 0o2750, AID.system, AID.shell],
-    ['/data/system', 0o775, AID.system, AID.system],
-    ['/data/anr', 0o775, AID.system, AID.system],
-    ['/data/tombstones', 0o771, AID.system, AID.system],
-    ['/data/user_de', 0o711, AID.system, AID.system],
-    ['/data/vendor', 0o771, 0, 0],
-  ] as const) {
-    dir(path, perm, uid, gid, T.setup);
-  }
-  link('/data/user/0', '/data/data', T.setup);
-  for (const seed of SEEDED_PACKAGES) {
-    if (seed.system) continue;
-    const apk = buildApk({packageName: seed.name, versionCode: seed.versionCode, versionName: seed.versionName});
-    dir(dirname(dirname(seed.path)), 0o775, AID.system, AID.system, T.setup);
-    dir(dirname(seed.path), 0o775, AID.system, AID.system, T.setup);
-    file(seed.path, apk, 0o644, AID.system, AID.system, T.setup);
-    for (const split of seed.splits ?? []) {
-      const splitApk = buildApk({packageName: seed.name, versionCode: seed.versionCode, versionName: seed.versionName, split});
-      file(`${dirname(seed.path)}/split_${split}.apk`, splitApk, 0o644, AID.system, AID.system, T.setup);
-    }
-    dir(`/data/data/${seed.name}`, 0o700, seed.uid, seed.uid, T.setup);
-  }
-  // Termux's home, which its user serves with `python -m http.server 8080` (http-server.ts).
-  const termux = termuxUid();
-  dir(dirname(TERMUX_HOME), 0o771, termux, termux, T.setup);
-  dir(TERMUX_HOME, 0o700, termux, termux, T.setup);
-  file(
-    `${TERMUX_HOME}/index.html`,
-    '<!DOCTYPE html>\n<title>Termux</title>\n<h1>Hello from the phone</h1>\n',
-    0o600,
-    termux,
-    termux,
-    T.download,
-  );
-  file('/data/misc/adb/adb_keys', '', 0o640, AID.system, AID.shell, T.setup);
-  file(
-    '/data/system/packages.xml',
-    '<?xml version="1.0" encoding="utf-8" standalone="yes" ?>\n<packages />\n',
-    0o640,
-    AID.system,
-    AID.system,
-    T.setup,
-  );
-  file(
-    '/data/local/tmp/app-debug.apk',
-    buildApk({packageName: 'com.example.app', versionCode: 1, versionName: '1.0'}),
-    0o666,
-    AID.shell,
-    AID.shell,
-    T.tmp,
-  );
-  file('/data/local/tmp/notes.txt', 'Remember: /data/local/tmp is writable by the shell user.\n', 0o666, AID.shell, AID.shell, T.tmp);
-  fs.mount('/data', {dev: 0xfd05, dirSize: 3452});
-
-  // Shared storage: /storage/emulated/0 is MediaProvider's FUSE view of /data/media/0.
-  dir('/storage/emulated', 0o711, 0, AID.sdcard_rw, T.setup);
-  dir('/storage/self', 0o755, 0, 0, T.setup);
-  link('/storage/self/primary', '/mnt/user/0/primary', T.setup);
-  dir('/mnt/user', 0o755, 0, 0, T.setup);
-  dir('/mnt/user/0', 0o755, 0, 0, T.setup);
-  link('/mnt/user/0/primary', '/storage/emulated/0', T.setup);
-  dir('/storage/emulated/0', 0o2770, AID.u0_a185, AID.media_rw, T.setup);
-  const storage = '/storage/emulated/0';
-  for (const name of [
-    'Alarms',
-    'Android',
-    'Audiobooks',
-    'DCIM',
-    'Documents',
-    'Download',
-    'Movies',
-    'Music',
-    'Notifications',
-    'Pictures',
-    'Podcasts',
-    'Recordings',
-    'Ringtones',
-  ]) {
-    dir(`${storage}/${name}`, name === 'Android' ? 0o2771 : 0o2770, name === 'Android' ? AID.media_rw : AID.u0_a185, AID.media_rw, T.setup);
-  }
-  dir(`${storage}/Android/data`, 0o2771, AID.media_rw, AID.media_rw, T.setup);
-  dir(`${storage}/Android/media`, 0o2770, AID.u0_a185, AID.media_rw, T.setup);
-  dir(`${storage}/Android/obb`, 0o2771, AID.media_rw, AID.media_rw, T.setup);
-  dir(`${storage}/DCIM/Camera`, 0o2770, AID.u0_a185, AID.media_rw, T.photo1);
-  dir(`${storage}/Pictures/Screenshots`, 0o2770, AID.u0_a185, AID.media_rw, T.screenshot);
-  const media = (path: string, data: Uint8Array | string, mtime: number) =>
-    file(`${storage}/${path}`, data, 0o660, AID.u0_a185, AID.media_rw, mtime);
-  media('DCIM/Camera/PXL_20240217_140351123.jpg', jpeg(48_213, 3), T.photo1);
-  media('DCIM/Camera/PXL_20240217_140409876.jpg', jpeg(51_877, 4), T.photo2);
-  media(
-    'DCIM/Camera/PXL_20240224_183002451.mp4',
-    patternBytes(131_072, [0, 0, 0, 0x20, 0x66, 0x74, 0x79, 0x70, 0x69, 0x73, 0x6f, 0x6d], 5),
-    T.video,
-  );
-  media('Download/report.pdf', pdf(), T.download);
-  media('Download/cache-1.tmp', patternBytes(2048, [], 6), T.tmp);
-  media('Download/cache-2.tmp', patternBytes(1024, [], 8), T.tmp);
-  media('Documents/todo.txt', 'Buy milk\nCall Alice\n', T.download);
-  media(
-    'Pictures/Screenshots/Screenshot_20240301-081245.png',
-    patternBytes(24_576, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 9),
-    T.screenshot,
-  );
-  media('Pictures/screenshot.png', screenPng(270, 600), T.screenshot);
-  dir(`${storage}/My Files`, 0o2770, AID.u0_a185, AID.media_rw, T.download);
-  media('My Files/old.txt', 'An old note.\n', T.setup);
-  // The FUSE mount: owners and modes as MediaProvider reports them; shell gets access regardless.
-  fs.mount('/storage', {dev: 0x1c, dirSize: 80});
-  fs.mount(storage, {dev: 0x36, fuse: true, dirSize: 3452});
 }

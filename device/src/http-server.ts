@@ -7,7 +7,8 @@
  * directory (its `index.html`, or a listing), `404 File not found`, and `501` for other methods.
  */
 import type {SimulatedDevice} from './device.ts';
-import {FsError, TERMUX_HOME, termuxUid, type Credentials} from './fs.ts';
+import {FsError, type Credentials} from './fs.ts';
+import {TERMUX_HOME, termuxUid} from './rootfs.ts';
 import type {DeviceSocket} from './types.ts';
 
 /** Where it listens. */

@@ -185,7 +185,7 @@ export class DeviceTransport {
     }
     let runner: ((socket: DeviceSocket) => Promise<void>) | undefined;
     for (const handler of this.device.services) {
-      runner = handler.open(service, this);
+      runner = await handler.open(service, this);
       if (runner) break;
     }
     if (!runner) {

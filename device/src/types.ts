@@ -56,28 +56,23 @@ export class SocketClosedError extends Error {
 }
 
 /**
- * A PTY's size in character cells, as `TIOCGWINSZ` reports it: 0×0 until the host sets one (adbd
- * opens the PTY without a size). `resize` is the shell protocol's window-size message; the
- * `change` event it fires is the `SIGWINCH` a full-screen program redraws on.
+ * What a framework program gets (a program of `/system/bin` that the Node.js side plays, reached
+ * through the framework client in the sandbox): its arguments, environment, working directory,
+ * ids, its standard streams and the device.
  */
-export class WindowSize extends EventTarget {
-  rows = 0;
-  cols = 0;
-  resize(rows: number, cols: number): void {
-    this.rows = rows;
-    this.cols = cols;
-    this.dispatchEvent(new Event('change'));
-  }
-}
-
-/** What a command of the command table gets: its arguments, its standard streams and the device. */
 export interface CommandContext {
   /** The device the command runs on (its file system, properties, local sockets). */
   readonly device: import('./device.ts').SimulatedDevice;
   /** The arguments, `argv[0]` being the command's name as typed (`pm`, `/system/bin/pm`). */
   readonly argv: readonly string[];
-  /** Environment: the device's, plus `NAME=value` words typed before the command. */
+  /** The environment the program was started with. */
   readonly env: Readonly<Record<string, string>>;
+  /** The working directory (relative paths in arguments start there). */
+  readonly cwd: string;
+  /** The uid it runs as (2000, `shell`; 0 after `adb root` on a debuggable build). */
+  readonly uid: number;
+  /** Its pid in the sandbox. */
+  readonly pid: number;
   /**
    * The next chunk of standard input, or `undefined` at its end. With `signal`, the wait also ends
    * (with `undefined`) when it aborts, and the chunk that arrives later stays for the next read: how
@@ -88,16 +83,14 @@ export interface CommandContext {
   stdout(data: Uint8Array | string): Promise<void>;
   /** Writes to standard error (merged into standard output where the service has no stderr). */
   stderr(data: Uint8Array | string): Promise<void>;
-  /** True under a PTY (`shell,v2,pty:`, or `shell:` from an interactive host). */
+  /** Whether standard output is a terminal (`isatty(1)`: a PTY shell, or `adb exec-out`'s raw PTY). */
   readonly pty: boolean;
-  /** The PTY's size, under a PTY only. */
-  readonly window?: WindowSize;
-  /** Aborted when the host closes the stream (the process is killed, as a hang-up does). */
+  /** Aborted when the program ends first (killed by a signal, its output closed). */
   readonly signal: AbortSignal;
 }
 
-/**
- * A command: resolves with its exit code (0 success, 127 not found, 255 for a shell service that
- * lost its stream). Throwing is a bug in the command, answered like a crash (exit code 1).
- */
-export type CommandHandler = (context: CommandContext) => Promise<number> | number;
+/** How a program ends: an exit status (0-255), or the signal it dies of (`{signal: 6}`: the runtime aborted it). */
+export type CommandResult = number | {signal: number};
+
+/** A framework program. Throwing is a bug in it, answered like a crash (exit status 1). */
+export type CommandHandler = (context: CommandContext) => Promise<CommandResult> | CommandResult;

@@ -1311,7 +1311,6 @@ async function activityCommand(context: CommandContext, argv: readonly string[])
 /** `monkey -p PACKAGE [-c CATEGORY] COUNT`: starts the package's launcher activity (`development/cmds/monkey`). */
 const monkey: CommandHandler = async (context) => {
   const args = context.argv.slice(1);
-  for (const arg of args) await println(context, `  bash arg: ${arg}`);
   const index = args.indexOf('-p');
   const name = index === -1 ? undefined : args[index + 1];
   const record = name === undefined ? undefined : systemApp(androidState(context.device), name);
@@ -2168,7 +2167,7 @@ const logcat: CommandHandler = async (context) => {
   return 0;
 };
 
-// ---- bugreportz, reboot, uname, uptime ------------------------------------------------------
+// ---- bugreportz, reboot ------------------------------------------------------
 
 /**
  * `bugreportz -v` (version 1.2 on stderr), `-p` (progress, then `OK:PATH`), `-s` (the zip on
@@ -2227,64 +2226,19 @@ const reboot: CommandHandler = async (context) => {
   return 0;
 };
 
-/** The Pixel 7's Android 14 kernel (`uname -r`). */
-export const KERNEL_RELEASE = '5.10.157-android13-4-00003-gdfb5f1c9e0a7-ab11174299';
-
-/** toybox `uname [-asnrvm]`. */
-const uname: CommandHandler = async (context) => {
-  const flags = new Set(context.argv.slice(1).join('').replace(/-/g, ''));
-  const fields: [string, string][] = [
-    ['s', 'Linux'],
-    ['n', 'localhost'],
-    ['r', KERNEL_RELEASE],
-    ['v', '#1 SMP PREEMPT Thu Dec 14 08:03:14 UTC 2023'],
-    ['m', 'aarch64'],
-  ];
-  const chosen = flags.has('a')
-    ? fields.map(([, value]) => value).concat('Toybox')
-    : fields.filter(([flag]) => flags.has(flag)).map(([, value]) => value);
-  await println(context, (chosen.length > 0 ? chosen : ['Linux']).join(' '));
-  return 0;
-};
-
-/** How long the device has been up when asked: a fixed 2 days, 3:17 (the clock is fixed too). */
-const UPTIME_SECONDS = 2 * 86400 + 3 * 3600 + 17 * 60 + 42;
-
-/** toybox `uptime`: ` HH:MM:SS up N days,  H:MM,  0 users,  load average: …`; `-s` the boot time. */
-const uptime: CommandHandler = async (context) => {
-  const now = Math.floor(context.device.now() / 1000);
-  const date = new Date(now * 1000);
-  if (context.argv.includes('-s')) {
-    const boot = new Date((now - UPTIME_SECONDS) * 1000);
-    await println(context, boot.toISOString().replace('T', ' ').slice(0, 19));
-    return 0;
-  }
-  const days = Math.floor(UPTIME_SECONDS / 86400);
-  const hours = Math.floor((UPTIME_SECONDS % 86400) / 3600);
-  const minutes = Math.floor((UPTIME_SECONDS % 3600) / 60);
-  await println(
-    context,
-    ` ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())} up ${days} days, ${String(hours).padStart(2)}:${pad(minutes)},  0 users,  load average: 0.52, 0.58, 0.59`,
-  );
-  return 0;
-};
-
 /** Android commands by name. */
 export const androidCommands: Record<string, CommandHandler> = {
   getprop,
   setprop,
-  pm: (context) => packageCommand(context, context.argv.slice(1)),
-  settings: (context) => settingsCommand(context, context.argv.slice(1)),
-  am: (context) => activityCommand(context, context.argv.slice(1)),
-  wm: (context) => windowCommand(context, context.argv.slice(1)),
-  input: (context) => inputCommand(context, context.argv.slice(1)),
   cmd,
   dumpsys,
-  monkey,
   screencap,
   logcat,
   bugreportz,
   reboot,
-  uname,
-  uptime,
+};
+
+/** The Java programs `app_process` runs besides the Scrcpy server, by main class. */
+export const androidJavaPrograms: Record<string, CommandHandler> = {
+  'com.android.commands.monkey.Monkey': monkey,
 };

@@ -13,15 +13,15 @@
  * which the device shell reports as `Aborted` with status 134 (128 + SIGABRT); that output is the
  * one quoted in Genymobile/scrcpy issues #268 and #953 for a missing server file.
  */
-import {SHELL} from '../fs.ts';
-import type {CommandContext, CommandHandler} from '../types.ts';
+import {ROOT, SHELL} from '../fs.ts';
+import type {CommandContext, CommandResult} from '../types.ts';
 import {ScrcpyServerProcess} from './server.ts';
 
 /** The server's main class (`com.genymobile.scrcpy.Server`). */
 export const SCRCPY_SERVER_CLASS = 'com.genymobile.scrcpy.Server';
 
-/** Exit status of a process killed by SIGABRT, as the shell reports it (128 + 6). */
-export const ABORTED_STATUS = 134;
+/** SIGABRT: ART aborts a process whose main class can't be loaded. */
+export const SIGABRT = 6;
 
 /** `app_process` arguments split as `app_main.cpp` does. */
 export interface AppProcessArguments {
@@ -54,42 +54,25 @@ export function parseAppProcessArguments(argv: readonly string[]): AppProcessArg
   return {classPath, className, args: argv.slice(i)};
 }
 
-/** The first entry of `classPath` that is a file the shell user can read, or `undefined`. */
-function findClassPathFile(context: CommandContext, classPath: string): string | undefined {
+/** The first entry of `classPath` that is a file the program's user can read, or `undefined`. */
+export function findClassPathFile(context: CommandContext, classPath: string): string | undefined {
+  const cred = context.uid === 0 ? ROOT : SHELL;
   for (const entry of classPath.split(':')) {
     if (!entry) continue;
-    const stat = context.device.fs.stat(entry, {cred: SHELL});
+    const path = entry.startsWith('/') ? entry : `${context.cwd.replace(/\/$/, '')}/${entry}`;
+    const stat = context.device.fs.stat(path, {cred});
     if (stat?.type !== 'file') continue;
     try {
-      context.device.fs.readFile(entry, {cred: SHELL});
-      return entry;
+      context.device.fs.readFile(path, {cred});
+      return path;
     } catch {
-      // Not readable by the shell user: the class loader can't open it.
+      // Not readable by the program's user: the class loader can't open it.
     }
   }
   return undefined;
 }
 
-/**
- * The `app_process` command. Resolves with the process's exit status: the server's (0, or 1 for
- * an error from server 2.2), `ABORTED_STATUS` when the class can't be found or no class is given.
- */
-export const appProcess: CommandHandler = async (context) => {
-  const {classPath = context.env.CLASSPATH ?? '', className, args} = parseAppProcessArguments(context.argv);
-  if (className === undefined) {
-    await context.stderr(
-      'Error: no class name or --zygote supplied.\nUsage: app_process [java-options] cmd-dir start-class-name [options]\n',
-    );
-    await context.stderr('Aborted \n');
-    return ABORTED_STATUS;
-  }
-  const file = findClassPathFile(context, classPath);
-  if (className !== SCRCPY_SERVER_CLASS || file === undefined) {
-    await context.stderr('Aborted \n');
-    return ABORTED_STATUS;
-  }
-  return await new ScrcpyServerProcess(context, file, args).run();
+/** The Java programs `app_process` can run, by main class (the Scrcpy server's here; `framework/app-process.ts` adds Android's). */
+export const scrcpyJavaPrograms: Record<string, (context: CommandContext, file: string, args: string[]) => Promise<CommandResult>> = {
+  [SCRCPY_SERVER_CLASS]: (context, file, args) => new ScrcpyServerProcess(context, file, args).run(),
 };
-
-/** The commands this module adds to the device's command table. */
-export const scrcpyCommands: Record<string, CommandHandler> = {app_process: appProcess};

@@ -37,7 +37,7 @@ import {
 import {ExactReadableEndedError} from '@tango-v2/struct';
 
 import type {SimulatedDevice} from '../device.ts';
-import {adbdCredentials, dirname, FsError, type Credentials, type FileStat, type MemoryFileSystem} from '../fs.ts';
+import {adbdCredentials, dirname, FsError, type Credentials, type FileStat, type DeviceFileSystem} from '../fs.ts';
 import type {DeviceSocket} from '../types.ts';
 import {renderScreen} from '../screen.ts';
 import {displaySize} from '../commands/android.ts';
@@ -181,14 +181,13 @@ function compress(data: Uint8Array, compression: Compression): Uint8Array | unde
 
 /** One sync session: the loop of `handle_sync_command` of adbd. */
 class SyncSession {
-  readonly #fs: MemoryFileSystem;
+  readonly #fs: DeviceFileSystem;
   readonly #cred: Credentials;
   readonly #reader: ByteReader;
   readonly #writer: SyncWriter;
 
   constructor(device: SimulatedDevice, socket: DeviceSocket) {
     this.#fs = device.fs;
-    this.#fs.bindProperties(device.properties);
     this.#cred = adbdCredentials(device.properties);
     this.#reader = new ByteReader(socket);
     this.#writer = new SyncWriter(socket);

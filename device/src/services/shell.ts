@@ -1,223 +1,173 @@
 /**
- * The shell services, as adbd serves them (`daemon/services.cpp` `ShellService`,
- * `daemon/shell_service.cpp`, `shell_protocol.h`):
- * - `shell:COMMAND` / `shell[,ARG…]:COMMAND`: ARGs `raw`, `pty`, `v2` (the shell protocol) and
- *   `TERM=…`. Without `raw`/`pty`, an empty command gets a PTY (an interactive shell) and a
- *   command gets none. Without `v2`, stdout and stderr share the stream, there is no exit code,
- *   and the stream closes when the command ends.
- * - `exec:COMMAND`: raw, no shell protocol.
- * - The shell protocol frames each direction as `id u8, length u32 LE, data` (the library's
- *   `AdbShellProtocolPacket`): stdin 0, stdout 1, stderr 2, exit 3 (one byte), close-stdin 4,
- *   window-size-change 5 (`ROWSxCOLS,XPIXxYPIX`). Under a PTY stderr goes to stdout and `\n` is
- *   sent as `\r\n`, as a terminal's `onlcr` does.
+ * The shell services, as adbd serves them (LineageOS/android_packages_modules_adb lineage-21.0,
+ * `daemon/services.cpp` `ShellService`, `daemon/shell_service.cpp` `StartSubprocess`,
+ * `ForkAndExec`): the process runs in the device's sandbox, started by adbd's device side
+ * (`device/native/adbd.c`), which relays its streams as shell-protocol packets.
+ *
+ * - `shell[,ARG…]:COMMAND`: ARGs `raw`, `pty`, `v2` (the shell protocol) and `TERM=…` (default
+ *   `dumb`). Without `raw`/`pty`, an empty command gets a PTY (an interactive shell) and a command
+ *   gets none. Without `v2` there is no exit code, stdout and stderr share the stream, and a
+ *   command without a PTY gets one anyway, in raw mode (so that closing it hangs the process up).
+ * - `exec:COMMAND`: as `shell:COMMAND`, without `TERM`.
+ * - A command runs as `/system/bin/sh -c COMMAND`; no command runs a login shell
+ *   (`-/system/bin/sh`, stock AOSP's), which reads `/system/etc/mkshrc`.
+ * - The environment is adbd's (init's: `PATH` and the `ANDROID_*` variables of
+ *   `system/core/rootdir/init.environ.rc.in`), plus `HOME`, `HOSTNAME` (`ro.product.device`, as
+ *   the kernel's host name is `localhost`), `LOGNAME`, `SHELL`, `TMPDIR`, `USER` and `TERM`.
+ * - A process that can't start answers `error: TEXT` and, with the shell protocol, exit code 126
+ *   (`ReportError`).
  */
-import {AdbShellProtocolId, AdbShellProtocolPacket} from '@tango-v2/adb';
-import {ExactReadableEndedError, StructDeserializeError} from '@tango-v2/struct';
-
-import {ByteReader} from '../byte-reader.ts';
+import type {Socket} from 'node:net';
 
 import type {SimulatedDevice} from '../device.ts';
-import {runLine, runScript, ShellExit, type ShellIo} from '../shell/run.ts';
-import {SocketClosedError, WindowSize, type DeviceSocket} from '../types.ts';
+import {adbdCredentials, type Credentials} from '../fs.ts';
+import {PacketId, packet} from '../sandbox/packets.ts';
+import type {SandboxProcess} from '../sandbox/sandbox.ts';
+import type {DeviceSocket} from '../types.ts';
 import type {ServiceHandler} from './index.ts';
 
-/** How one shell stream runs: its protocol, whether it has a PTY, its command and `$TERM`. */
+/** How one shell stream runs: its protocol, whether it has a PTY (raw or not), its command and `$TERM`. */
 export interface ShellRequest {
   protocol: 'none' | 'shell';
   pty: boolean;
+  /** A PTY in raw mode (no echo, no line editing), for a command without the shell protocol. */
+  raw: boolean;
   command: string;
-  term: string;
+  /** `undefined` for `exec:`, which sets no `TERM`. */
+  term: string | undefined;
 }
 
 /** Parses `shell…:` and `exec:` service strings; `undefined` for any other service. */
 export function parseShellService(service: string): ShellRequest | undefined {
-  if (service.startsWith('exec:')) return {protocol: 'none', pty: false, command: service.slice(5), term: 'dumb'};
+  if (service.startsWith('exec:')) return {protocol: 'none', pty: true, raw: true, command: service.slice(5), term: undefined};
   if (!service.startsWith('shell')) return undefined;
   const rest = service.slice(5);
   const colon = rest.indexOf(':');
   if (colon === -1 || (colon > 0 && !rest.startsWith(','))) return undefined;
   const command = rest.slice(colon + 1);
-  const request: ShellRequest = {protocol: 'none', pty: command === '', command, term: 'dumb'};
+  const request: ShellRequest = {protocol: 'none', pty: command === '', raw: false, command, term: 'dumb'};
   for (const arg of rest.slice(0, colon).split(',')) {
     if (arg === 'raw') request.pty = false;
     else if (arg === 'pty') request.pty = true;
     else if (arg === 'v2') request.protocol = 'shell';
     else if (arg.startsWith('TERM=')) request.term = arg.slice(5);
   }
+  if (request.protocol === 'none' && !request.pty) {
+    request.pty = true;
+    request.raw = true;
+  }
   return request;
 }
 
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
-const toBytes = (data: Uint8Array | string) => (typeof data === 'string' ? encoder.encode(data) : data);
-/** A terminal's `onlcr`: each `\n` not already after `\r` goes out as `\r\n`. */
-const onlcr = (data: Uint8Array | string) =>
-  encoder.encode((typeof data === 'string' ? data : decoder.decode(data)).replace(/\r?\n/g, '\r\n'));
+/** bionic's `_PATH_DEFPATH`, which init exports as `PATH`. */
+export const DEFAULT_PATH =
+  '/product/bin:/apex/com.android.runtime/bin:/apex/com.android.art/bin:/system_ext/bin:/system/bin:/system/xbin:/odm/bin:/vendor/bin:/vendor/xbin';
 
-/** The environment a shell starts with on the device (what `adb shell env` shows, trimmed). */
-function shellEnvironment(term: string): Record<string, string> {
+/** The environment adbd gives a process (see the module comment). */
+export function shellEnvironment(device: SimulatedDevice, credentials: Credentials, term: string | undefined): Record<string, string> {
+  const user = credentials.uid === 0 ? 'root' : 'shell';
   return {
-    PATH: '/product/bin:/apex/com.android.runtime/bin:/apex/com.android.art/bin:/system_ext/bin:/system/bin:/system/xbin:/odm/bin:/vendor/bin:/vendor/xbin',
-    HOME: '/',
-    TMPDIR: '/data/local/tmp',
-    USER: 'shell',
-    LOGNAME: 'shell',
-    SHELL: '/bin/sh',
-    HOSTNAME: 'localhost',
+    PATH: DEFAULT_PATH,
+    ANDROID_BOOTLOGO: '1',
     ANDROID_ROOT: '/system',
+    ANDROID_ASSETS: '/system/app',
     ANDROID_DATA: '/data',
+    ANDROID_STORAGE: '/storage',
+    ANDROID_ART_ROOT: '/apex/com.android.art',
+    ANDROID_I18N_ROOT: '/apex/com.android.i18n',
+    ANDROID_TZDATA_ROOT: '/apex/com.android.tzdata',
     EXTERNAL_STORAGE: '/sdcard',
-    TERM: term,
+    ASEC_MOUNTPOINT: '/mnt/asec',
+    DOWNLOAD_CACHE: '/data/cache',
+    HOME: '/',
+    HOSTNAME: device.properties.get('ro.product.device') ?? 'android',
+    LOGNAME: user,
+    SHELL: '/bin/sh',
+    TMPDIR: '/data/local/tmp',
+    USER: user,
+    ...(term ? {TERM: term} : {}),
   };
+}
+
+/** Writes to a node socket, waiting for it to take the data. */
+function writeTo(socket: Socket, data: Uint8Array): Promise<void> {
+  return new Promise((resolve) => {
+    if (socket.destroyed) resolve();
+    else socket.write(data, () => resolve());
+  });
 }
 
 /**
- * Standard input pulled from `source` one chunk at a time, only while someone waits for one (so
- * an unread stream still stops the host's writes). A reader that gives up (its signal aborts)
- * leaves the chunk that then arrives to the next reader.
+ * Relays a sandbox process and an ADB stream until the process's side ends (after its exit
+ * packet) or the host closes the stream (the process then gets SIGHUP, or its PTY hangs up).
+ * With the shell protocol the packets pass as they are; without it, stdin is wrapped into
+ * packets and only stdout (a PTY's output) goes to the host.
  */
-class PulledInput {
-  readonly #source: () => Promise<Uint8Array | undefined>;
-  readonly #chunks: Uint8Array[] = [];
-  readonly #waiting: Array<(chunk: Uint8Array | undefined) => void> = [];
-  #pulling = false;
-  #ended = false;
-  constructor(source: () => Promise<Uint8Array | undefined>) {
-    this.#source = source;
-  }
-  read = (signal?: AbortSignal): Promise<Uint8Array | undefined> => {
-    const chunk = this.#chunks.shift();
-    if (chunk || this.#ended || signal?.aborted) return Promise.resolve(chunk);
-    return new Promise((resolve) => {
-      const waiter = (value: Uint8Array | undefined) => {
-        signal?.removeEventListener('abort', giveUp);
-        resolve(value);
-      };
-      const giveUp = () => {
-        this.#waiting.splice(this.#waiting.indexOf(waiter), 1);
-        resolve(undefined);
-      };
-      this.#waiting.push(waiter);
-      signal?.addEventListener('abort', giveUp, {once: true});
-      this.#pull();
-    });
-  };
-  #pull(): void {
-    if (this.#pulling) return;
-    this.#pulling = true;
-    void this.#source().then((chunk) => {
-      this.#pulling = false;
-      if (!chunk) {
-        this.#ended = true;
-        for (const waiter of this.#waiting.splice(0)) waiter(undefined);
-        return;
-      }
-      const waiter = this.#waiting.shift();
-      if (waiter) waiter(chunk);
-      else this.#chunks.push(chunk);
-      if (this.#waiting.length > 0) this.#pull();
-    });
-  }
-}
-
-/** A queue of stdin chunks fed by the shell protocol's packet loop. */
-class InputQueue {
-  readonly #chunks: Uint8Array[] = [];
-  readonly #readers: Array<(chunk: Uint8Array | undefined) => void> = [];
-  #ended = false;
-  push(chunk: Uint8Array): void {
-    const reader = this.#readers.shift();
-    if (reader) reader(chunk);
-    else this.#chunks.push(chunk);
-  }
-  end(): void {
-    this.#ended = true;
-    for (const reader of this.#readers.splice(0)) reader(undefined);
-  }
-  read = (): Promise<Uint8Array | undefined> => {
-    const chunk = this.#chunks.shift();
-    if (chunk || this.#ended) return Promise.resolve(chunk);
-    return new Promise((resolve) => this.#readers.push(resolve));
-  };
-}
-
-/** Reads shell-protocol packets from the host until the stream ends; stdin goes to `input`. */
-async function readShellPackets(
-  socket: DeviceSocket,
-  input: InputQueue,
-  onWindowSize: (rows: number, cols: number) => void,
-): Promise<void> {
-  const reader = new ByteReader(socket);
+export async function relayProcess(stream: DeviceSocket, child: SandboxProcess, protocol: 'none' | 'shell'): Promise<void> {
+  const {socket, packets} = child;
+  void stream.closed.then(() => socket.destroy());
+  const toProcess = (async () => {
+    for await (const chunk of stream) {
+      await writeTo(socket, protocol === 'shell' ? chunk : packet(PacketId.Stdin, chunk));
+    }
+    socket.destroy();
+  })();
   try {
     for (;;) {
-      const packet = await AdbShellProtocolPacket.deserialize(reader);
-      if (packet.id === AdbShellProtocolId.Stdin) input.push(packet.data);
-      else if (packet.id === AdbShellProtocolId.CloseStdin) input.end();
-      else if (packet.id === AdbShellProtocolId.WindowSizeChange) {
-        // `ROWSxCOLS,XPIXxYPIX`, then a NUL.
-        const [rows = 0, cols = 0] = decoder.decode(packet.data).split(/[x,]/).map(Number);
-        onWindowSize(rows, cols);
-      }
+      const next = await packets.read();
+      if (!next) break;
+      if (protocol === 'shell') await stream.write(packet(next.id, next.data));
+      else if (next.id === PacketId.Stdout || next.id === PacketId.Stderr) await stream.write(next.data);
     }
-  } catch (error) {
-    // The stream ended (between or inside packets).
-    if (!(error instanceof StructDeserializeError) && !(error instanceof ExactReadableEndedError)) throw error;
+  } catch {
+    // The host closed the stream while output was on its way.
   } finally {
-    input.end();
+    socket.destroy();
+    stream.close();
   }
+  await toProcess.catch(() => undefined);
 }
 
-/** Serves one shell stream until its command (or the interactive shell) ends. */
-export async function serveShell(device: SimulatedDevice, socket: DeviceSocket, request: ShellRequest): Promise<void> {
-  const abort = new AbortController();
-  void socket.closed.then(() => abort.abort());
-  const env = shellEnvironment(request.term);
-  const window = request.pty ? new WindowSize() : undefined;
-  let io: ShellIo;
-  if (request.protocol === 'none') {
-    const write = (data: Uint8Array | string) => socket.write(request.pty ? onlcr(data) : toBytes(data));
-    io = {
-      readStdin: new PulledInput(() => socket.read()).read,
-      stdout: write,
-      stderr: write,
-      pty: request.pty,
-      signal: abort.signal,
-      window,
-    };
+/** adbd's `ReportError`: `error: TEXT` and, with the shell protocol, exit code 126. */
+async function reportError(stream: DeviceSocket, protocol: 'none' | 'shell', text: string): Promise<void> {
+  const message = `error: ${text}\n`;
+  if (protocol === 'shell') {
+    await stream.write(Buffer.concat([packet(PacketId.Stderr, message), packet(PacketId.Exit, new Uint8Array([126]))]));
   } else {
-    const input = new InputQueue();
-    const packet = (id: number) => (data: Uint8Array | string) =>
-      socket.write(AdbShellProtocolPacket.serialize({id: id as AdbShellProtocolId, data: request.pty ? onlcr(data) : toBytes(data)}));
-    io = {
-      readStdin: new PulledInput(input.read).read,
-      stdout: packet(AdbShellProtocolId.Stdout),
-      stderr: packet(request.pty ? AdbShellProtocolId.Stdout : AdbShellProtocolId.Stderr),
-      pty: request.pty,
-      signal: abort.signal,
-      window,
-    };
-    void readShellPackets(socket, input, (rows, cols) => {
-      // mksh sets $COLUMNS and $LINES on SIGWINCH.
-      env.LINES = String(rows);
-      env.COLUMNS = String(cols);
-      window?.resize(rows, cols);
-    });
+    await stream.write(message);
   }
+  stream.close();
+}
 
-  let status: number;
+/** Serves one shell stream until its process ends or the host closes it. */
+export async function serveShell(device: SimulatedDevice, stream: DeviceSocket, request: ShellRequest): Promise<void> {
+  const credentials = adbdCredentials(device.properties);
+  let child: SandboxProcess;
   try {
-    if (request.command === '') status = await runScript(device, io, env, true);
-    else status = await runLine(device, request.command, io, env, {status: 0});
+    const sandbox = await device.sandbox();
+    child = await sandbox.spawn({
+      path: '/system/bin/sh',
+      argv: request.command === '' ? ['-/system/bin/sh'] : ['/system/bin/sh', '-c', request.command],
+      env: shellEnvironment(device, credentials, request.term),
+      pty: request.pty,
+      raw: request.raw,
+      protocol: request.protocol === 'shell',
+      credentials: {...credentials, groups: sandboxGroups(credentials)},
+    });
   } catch (error) {
-    if (error instanceof ShellExit) status = error.code;
-    else if (error instanceof SocketClosedError) return;
-    else throw error;
+    await reportError(stream, request.protocol, (error as Error).message);
+    return;
   }
-  if (request.protocol === 'shell' && !socket.isClosed) {
-    await socket
-      .write(AdbShellProtocolPacket.serialize({id: AdbShellProtocolId.Exit, data: new Uint8Array([status & 0xff])}))
-      .catch(() => undefined);
-  }
+  await relayProcess(stream, child, request.protocol);
+}
+
+/**
+ * The groups a sandbox process gets: adbd's, plus `media_rw` for the `shell` user, which stands
+ * for MediaProvider's FUSE daemon letting the shell into shared storage (its files are
+ * `u0_a185:media_rw`, mode 0660); `id` lists it, which a phone's doesn't.
+ */
+export function sandboxGroups(credentials: Credentials): number[] {
+  return credentials.uid === 0 ? [...credentials.groups] : [...credentials.groups, 1023];
 }
 
 /** `shell…:` and `exec:`. */

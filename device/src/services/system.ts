@@ -5,10 +5,12 @@
  * programs listen on (`localabstract:`, `localreserved:`, `localfilesystem:`, `tcp:`).
  */
 import type {SimulatedDevice} from '../device.ts';
+import {pipe} from '../sandbox/bridge.ts';
+import {Sandbox} from '../sandbox/sandbox.ts';
 import type {DeviceTransport} from '../transport.ts';
 import type {DeviceSocket} from '../types.ts';
+import {serveAbb} from './abb.ts';
 import type {ServiceHandler} from './index.ts';
-import {serveShell} from './shell.ts';
 
 /** `OKAY`, or `FAIL` and a protocol string (adbd `SendOkay`/`SendFail`). */
 const okay = 'OKAY';
@@ -16,8 +18,11 @@ const okay = 'OKAY';
 const protocolString = (text: string) => Buffer.byteLength(text).toString(16).padStart(4, '0') + text;
 const fail = (message: string) => `FAIL${protocolString(message)}`;
 
-/** First port adbd picks here for `reverse:forward:tcp:0;…` (the real one asks the kernel). */
+/** First port picked for `reverse:forward:tcp:0;…` where no sandbox listens (the kernel picks it in the sandbox). */
 const FIRST_PICKED_PORT = 38211;
+
+/** The sandbox listeners of each connection's reverse tunnels, by device address: their `close`. */
+const reverseListeners = new WeakMap<DeviceTransport, Map<string, () => void>>();
 
 /** After a service that restarts adbd wrote its line, every host connection drops, as adbd restarts. */
 function restartDaemon(device: SimulatedDevice): void {
@@ -26,20 +31,53 @@ function restartDaemon(device: SimulatedDevice): void {
   }, 20);
 }
 
-/** Answers one `reverse:` request on `transport`. */
-function reverse(command: string, transport: DeviceTransport): string {
+/**
+ * Listens in the sandbox on a reverse tunnel's device address, so that device programs reach the
+ * host through it (adb `listeners.cpp` `install_listener`): each connection opens a stream to the
+ * host's address. Resolves with the port (for `tcp:0`); rejects with the error text.
+ */
+async function listenForHost(transport: DeviceTransport, local: string, remote: string): Promise<number> {
+  const sandbox = await transport.device.sandbox();
+  const listeners = reverseListeners.get(transport) ?? new Map<string, () => void>();
+  if (!reverseListeners.has(transport)) {
+    reverseListeners.set(transport, listeners);
+    void transport.closed.then(() => {
+      for (const close of listeners.values()) close();
+      listeners.clear();
+    });
+  }
+  listeners.get(local)?.();
+  listeners.delete(local);
+  const {port, close} = await sandbox.listen(local, (socket) => {
+    const target = transport.reverseTunnels.get(local.replace(/^tcp:0$/, `tcp:${port}`)) ?? remote;
+    transport.openToHost(target).then(
+      (stream) => void pipe(stream, socket),
+      () => socket.destroy(),
+    );
+  });
+  listeners.set(local === 'tcp:0' ? `tcp:${port}` : local, close);
+  return port;
+}
+
+/** Answers one `reverse:` request on `transport` (adb `adb.cpp` `handle_forward_request`). */
+async function reverse(command: string, transport: DeviceTransport): Promise<string> {
   const tunnels = transport.reverseTunnels;
+  const listeners = reverseListeners.get(transport);
   if (command === 'list-forward') {
     return protocolString([...tunnels].map(([local, remote]) => `${transport.serial} ${local} ${remote}\n`).join(''));
   }
   if (command === 'killforward-all') {
     tunnels.clear();
+    for (const close of listeners?.values() ?? []) close();
+    listeners?.clear();
     return okay;
   }
   if (command.startsWith('killforward:')) {
     const local = command.slice('killforward:'.length);
     if (!local || local.includes(';')) return fail(`bad killforward: ${local}`);
     if (!tunnels.delete(local)) return fail(`listener '${local}' not found`);
+    listeners?.get(local)?.();
+    listeners?.delete(local);
     return okay;
   }
   if (command.startsWith('forward:')) {
@@ -52,11 +90,23 @@ function reverse(command: string, transport: DeviceTransport): string {
     let local = pieces[0];
     if (noRebind && tunnels.has(local)) return fail('cannot rebind existing socket');
     let picked = '';
-    if (local === 'tcp:0') {
-      let port = FIRST_PICKED_PORT;
-      while (tunnels.has(`tcp:${port}`)) port++;
-      local = `tcp:${port}`;
-      picked = protocolString(String(port));
+    if (Sandbox.unavailable()) {
+      if (local === 'tcp:0') {
+        let port = FIRST_PICKED_PORT;
+        while (tunnels.has(`tcp:${port}`)) port++;
+        local = `tcp:${port}`;
+        picked = protocolString(String(port));
+      }
+    } else {
+      try {
+        const port = await listenForHost(transport, local, remote);
+        if (local === 'tcp:0') {
+          local = `tcp:${port}`;
+          picked = protocolString(String(port));
+        }
+      } catch (error) {
+        return fail(`cannot bind listener: ${(error as Error).message}`);
+      }
     }
     tunnels.set(local, remote);
     return okay + picked;
@@ -72,14 +122,11 @@ const reply =
     after?.();
   };
 
-/** Quotes one word for the device's shell. */
-const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
-
 export const systemServices: ServiceHandler[] = [
   {
     open(service, transport) {
       if (!service.startsWith('reverse:')) return undefined;
-      return reply(reverse(service.slice('reverse:'.length), transport));
+      return reverse(service.slice('reverse:'.length), transport).then((text) => reply(text));
     },
   },
   {
@@ -121,28 +168,35 @@ export const systemServices: ServiceHandler[] = [
     },
   },
   {
-    // adbd `daemon/abb_service.cpp`: `abb_exec:` is raw with no shell protocol, `abb:` uses it;
-    // the arguments are separated by NUL and go to the binder service like `cmd` does.
+    // adbd `daemon/abb_service.cpp`, `daemon/abb.cpp`: `cmd` run inside adbd's abb helper.
     open(service, transport) {
       const exec = service.startsWith('abb_exec:');
       if (!exec && !service.startsWith('abb:')) return undefined;
-      const feature = exec ? 'abb_exec' : 'abb';
-      if (!transport.device.features.includes(feature)) return undefined;
-      const args = service.slice(service.indexOf(':') + 1).split('\0');
-      const command = ['cmd', ...args].map(quote).join(' ');
-      return (socket) => serveShell(transport.device, socket, {protocol: exec ? 'none' : 'shell', pty: false, command, term: 'dumb'});
+      if (!transport.device.features.includes(exec ? 'abb_exec' : 'abb')) return undefined;
+      const args = service.slice(service.indexOf(':') + 1);
+      return (socket) => serveAbb(transport.device, socket, args, exec ? 'none' : 'shell');
     },
   },
   {
-    // A forward tunnel: the host connects to a socket a device program listens on.
-    open(service, transport) {
+    // A forward tunnel: the host connects to a socket a device program listens on, one the
+    // Node.js side plays (the Scrcpy server, Termux's web server) or one in the sandbox. Nothing
+    // listening answers CLSE, as adbd's failed `socket_spec_connect` does.
+    async open(service, transport) {
       if (!/^(localabstract|localreserved|localfilesystem|tcp):/.test(service)) return undefined;
       const listener = transport.device.localListener(service);
-      if (!listener) return undefined;
-      return async (socket) => {
-        listener(socket);
-        await socket.closed;
-      };
+      if (listener) {
+        return async (socket) => {
+          listener(socket);
+          await socket.closed;
+        };
+      }
+      if (Sandbox.unavailable()) return undefined;
+      try {
+        const inner = await (await transport.device.sandbox()).connect(service);
+        return (socket) => pipe(socket, inner);
+      } catch {
+        return undefined;
+      }
     },
   },
 ];

@@ -1,0 +1,199 @@
+/*
+ * Preloaded into every program of the sandbox (/system/etc/ld.so.preload): what the device's
+ * kernel answers where the host's kernel, which the sandbox runs on, would answer otherwise.
+ *
+ * - `uname(2)`: the release, version and machine the files laid over /proc/sys/kernel give
+ *   (`osrelease`, `version`, `arch`); the node name is the sandbox's own (localhost, as init sets
+ *   it on a phone).
+ * - The wall clock (`clock_gettime` of the real-time clocks, `gettimeofday`, `time`): the device's
+ *   fixed clock, so that what a program prints is the same on every run.
+ * - File times (`stat` and its kin, `statx`): a time at or after the device started (it happened
+ *   on the device, after boot) reads as the device's clock; earlier ones (the system image's
+ *   2009-01-01, the seeded user files) as they are.
+ *
+ * The clock is the file /dev/.simulated_time: two decimal numbers of seconds since the epoch,
+ * the device clock and the host time the device started at.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#define CLOCK_FILE "/dev/.simulated_time"
+
+static long long device_now = -1;
+static long long device_boot;
+
+static ssize_t read_small(const char *path, char *buffer, size_t size) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  ssize_t n = read(fd, buffer, size - 1);
+  close(fd);
+  if (n < 0) return -1;
+  buffer[n] = '\0';
+  return n;
+}
+
+/* Loads the clock file once; without it, times pass through unchanged. */
+static int load_clock(void) {
+  if (device_now >= 0) return 1;
+  if (device_now == -2) return 0;
+  char buffer[64];
+  if (read_small(CLOCK_FILE, buffer, sizeof(buffer)) <= 0) {
+    device_now = -2;
+    return 0;
+  }
+  char *end;
+  long long now = strtoll(buffer, &end, 10);
+  device_boot = strtoll(end, NULL, 10);
+  device_now = now;
+  return 1;
+}
+
+static void shift(struct timespec *time) {
+  if (time->tv_sec >= device_boot) {
+    time->tv_sec = (time_t)device_now;
+    time->tv_nsec = 0;
+  }
+}
+
+static void shift_stat(int result, struct stat *buffer) {
+  if (result != 0 || !buffer || !load_clock()) return;
+  shift(&buffer->st_atim);
+  shift(&buffer->st_mtim);
+  shift(&buffer->st_ctim);
+}
+
+#define REAL(name) static __typeof__(name) *real; if (!real) real = (__typeof__(name) *)dlsym(RTLD_NEXT, #name)
+
+int stat(const char *path, struct stat *buffer) {
+  REAL(stat);
+  int result = real(path, buffer);
+  shift_stat(result, buffer);
+  return result;
+}
+
+int lstat(const char *path, struct stat *buffer) {
+  REAL(lstat);
+  int result = real(path, buffer);
+  shift_stat(result, buffer);
+  return result;
+}
+
+int fstat(int fd, struct stat *buffer) {
+  REAL(fstat);
+  int result = real(fd, buffer);
+  shift_stat(result, buffer);
+  return result;
+}
+
+int fstatat(int dirfd, const char *path, struct stat *buffer, int flags) {
+  REAL(fstatat);
+  int result = real(dirfd, path, buffer, flags);
+  shift_stat(result, buffer);
+  return result;
+}
+
+/* On x86_64 the 64 variants have the same layout. */
+int stat64(const char *path, struct stat64 *buffer) {
+  REAL(stat64);
+  int result = real(path, buffer);
+  shift_stat(result, (struct stat *)buffer);
+  return result;
+}
+
+int lstat64(const char *path, struct stat64 *buffer) {
+  REAL(lstat64);
+  int result = real(path, buffer);
+  shift_stat(result, (struct stat *)buffer);
+  return result;
+}
+
+int fstat64(int fd, struct stat64 *buffer) {
+  REAL(fstat64);
+  int result = real(fd, buffer);
+  shift_stat(result, (struct stat *)buffer);
+  return result;
+}
+
+int fstatat64(int dirfd, const char *path, struct stat64 *buffer, int flags) {
+  REAL(fstatat64);
+  int result = real(dirfd, path, buffer, flags);
+  shift_stat(result, (struct stat *)buffer);
+  return result;
+}
+
+static void shift_statx(struct statx_timestamp *time) {
+  if (time->tv_sec >= device_boot) {
+    time->tv_sec = device_now;
+    time->tv_nsec = 0;
+  }
+}
+
+int statx(int dirfd, const char *path, int flags, unsigned int mask, struct statx *buffer) {
+  REAL(statx);
+  int result = real(dirfd, path, flags, mask, buffer);
+  if (result == 0 && load_clock()) {
+    shift_statx(&buffer->stx_atime);
+    shift_statx(&buffer->stx_mtime);
+    shift_statx(&buffer->stx_ctime);
+    shift_statx(&buffer->stx_btime);
+  }
+  return result;
+}
+
+int clock_gettime(clockid_t clock, struct timespec *time) {
+  REAL(clock_gettime);
+  int result = real(clock, time);
+  if (result == 0 && (clock == CLOCK_REALTIME || clock == CLOCK_REALTIME_COARSE || clock == CLOCK_TAI) && load_clock()) {
+    time->tv_sec = (time_t)device_now;
+    time->tv_nsec = 0;
+  }
+  return result;
+}
+
+int gettimeofday(struct timeval *restrict time, void *restrict zone) {
+  REAL(gettimeofday);
+  int result = real(time, zone);
+  if (result == 0 && load_clock()) {
+    time->tv_sec = (time_t)device_now;
+    time->tv_usec = 0;
+  }
+  return result;
+}
+
+time_t time(time_t *out) {
+  REAL(time);
+  time_t result = real(out);
+  if (load_clock()) {
+    result = (time_t)device_now;
+    if (out) *out = result;
+  }
+  return result;
+}
+
+/* Replaces `field` with the first line of `path`, when it can be read. */
+static void read_into(const char *path, char *field, size_t size) {
+  char buffer[sizeof(((struct utsname *)0)->version)];
+  if (read_small(path, buffer, sizeof(buffer)) <= 0) return;
+  char *newline = strchr(buffer, '\n');
+  if (newline) *newline = '\0';
+  strncpy(field, buffer, size - 1);
+  field[size - 1] = '\0';
+}
+
+int uname(struct utsname *name) {
+  REAL(uname);
+  int result = real(name);
+  if (result != 0) return result;
+  read_into("/proc/sys/kernel/osrelease", name->release, sizeof(name->release));
+  read_into("/proc/sys/kernel/version", name->version, sizeof(name->version));
+  read_into("/proc/sys/kernel/arch", name->machine, sizeof(name->machine));
+  return 0;
+}
