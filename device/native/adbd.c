@@ -141,6 +141,7 @@ static int parse_groups(const char *text, gid_t *groups, int max) {
 
 struct subprocess {
   int conn;
+  int conn_dead; /* the connection ended: the caller closes it; nothing more is sent */
   int protocol; /* 1: the shell protocol (stdin may be closed alone; SIGHUP when the host goes) */
   int pty;
   pid_t pid;
@@ -233,8 +234,7 @@ static void pass_data_streams(struct subprocess *sp) {
     sp->io = -1;
     if (sp->err >= 0) close(sp->err);
     sp->err = -1;
-    close(sp->conn);
-    sp->conn = -1;
+    sp->conn_dead = 1;
   }
 }
 
@@ -247,7 +247,7 @@ static void wait_for_exit(struct subprocess *sp) {
   }
   if (info.si_code == CLD_EXITED) exit_code = info.si_status & 0xff;
   else if (info.si_code == CLD_KILLED || info.si_code == CLD_DUMPED) exit_code = 0x80 | info.si_status;
-  if (sp->conn >= 0) {
+  if (!sp->conn_dead) {
     unsigned char code = (unsigned char)exit_code;
     send_packet(sp->conn, ID_EXIT, &code, 1);
   }
@@ -556,6 +556,27 @@ static void take_socket(int conn, struct request *rq) {
 
 /* ---- connections from Node.js ---------------------------------------------------------- */
 
+/*
+ * Closes a connection once the other side has read everything: stops writing, then reads and
+ * drops what still arrives (stdin nobody will read) until the other side closes. Closing with
+ * unread data would reset the connection, and the other side would lose output it hadn't read
+ * yet (as adb's own sockets avoid, b/74616284).
+ */
+static void linger_close(int conn) {
+  shutdown(conn, SHUT_WR);
+  char buffer[16 * 1024];
+  for (;;) {
+    struct pollfd fd = {.fd = conn, .events = POLLIN};
+    int ready = poll(&fd, 1, 10000);
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) break;
+    ssize_t n = read(conn, buffer, sizeof(buffer));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+  }
+  close(conn);
+}
+
 static void *serve(void *argument) {
   int conn = (int)(intptr_t)argument;
   uint8_t id;
@@ -572,7 +593,7 @@ static void *serve(void *argument) {
     close(conn);
   } else if (strcmp(rq->op, "spawn") == 0) {
     spawn(conn, rq);
-    close(conn);
+    linger_close(conn);
   } else if (strcmp(rq->op, "connect") == 0) {
     connect_socket(conn, rq);
   } else if (strcmp(rq->op, "listen") == 0) {

@@ -11,12 +11,17 @@
  *   on the device, after boot) reads as the device's clock; earlier ones (the system image's
  *   2009-01-01, the seeded user files) as they are.
  *
+ * - The locale: a program asking for the environment's (`setlocale(…, "")`) where no `LC_*` or
+ *   `LANG` is set gets C.UTF-8 (from /system/usr/locale), as bionic's C locale handles UTF-8; glibc's
+ *   would print a file name like 로보카 as escapes.
+ *
  * The clock is the file /dev/.simulated_time: two decimal numbers of seconds since the epoch,
  * the device clock and the host time the device started at.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -196,4 +201,15 @@ int uname(struct utsname *name) {
   read_into("/proc/sys/kernel/version", name->version, sizeof(name->version));
   read_into("/proc/sys/kernel/arch", name->machine, sizeof(name->machine));
   return 0;
+}
+
+char *setlocale(int category, const char *locale) {
+  REAL(setlocale);
+  if (locale && locale[0] == '\0' && !getenv("LC_ALL") && !getenv("LC_CTYPE") && !getenv("LANG") && !getenv("LOCPATH")) {
+    setenv("LOCPATH", "/system/usr/locale", 1);
+    char *result = real(category, "C.UTF-8");
+    unsetenv("LOCPATH");
+    if (result) return result;
+  }
+  return real(category, locale);
 }

@@ -67,6 +67,7 @@ export const DEFAULT_PROPERTIES: Readonly<Record<string, string>> = {
   'persist.sys.locale': 'en-US',
   'persist.sys.timezone': 'Etc/UTC',
   'sys.boot_completed': '1',
+  'init.svc.adbd': 'running',
 };
 
 export interface DeviceOptions {
@@ -192,8 +193,13 @@ export class SimulatedDevice {
    * The sandbox where the device's programs run (started on first use). Rejects when this machine
    * can't run one (`Sandbox.unavailable()` says why).
    */
-  sandbox(): Promise<Sandbox> {
-    if (this.#closed) return Promise.reject(new Error('the device is closed'));
+  async sandbox(): Promise<Sandbox> {
+    if (this.#closed) throw new Error('the device is closed');
+    // A sandbox whose init died (as a phone's adbd restarts after a crash) is started again.
+    if ((await this.#sandbox?.catch(() => undefined))?.exited) {
+      this.#sandbox = undefined;
+      this.#mirrors.clear();
+    }
     if (!this.#sandbox) {
       this.#sandbox = Promise.resolve().then(() => new Sandbox(this.tree));
       void this.#sandbox.then(

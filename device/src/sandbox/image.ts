@@ -20,7 +20,9 @@ import {
   linkSync,
   lutimesSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
+  statSync,
   symlinkSync,
   utimesSync,
   writeFileSync,
@@ -38,6 +40,9 @@ import {Sandbox} from './sandbox.ts';
 
 /** The dynamic linker's path in the programs Debian builds (their ELF `PT_INTERP`). */
 const HOST_INTERPRETER = '/lib64/ld-linux-x86-64.so.2';
+/** glibc's C.UTF-8 locale on the host (Debian's libc-bin). */
+const HOST_C_UTF8 = '/usr/lib/locale/C.utf8';
+
 /** Android's dynamic linker path, which the sandbox's programs are made to name instead. */
 const DEVICE_INTERPRETER = '/system/bin/linker64';
 
@@ -160,6 +165,15 @@ function installPrograms(partitions: Partitions, programs: ShellPrograms): void 
   }
   for (const library of libraries) image.copy(`/system/lib64/${library.slice(library.lastIndexOf('/') + 1)}`, library);
   image.copy('/system/lib64/libsimulated_kernel.so', native.kernelShim);
+  // glibc's C.UTF-8 locale, which the kernel shim loads for programs that ask for the environment's.
+  const copyTree = (from: string, to: string) => {
+    image.dir(to);
+    for (const name of readdirSync(from)) {
+      if (statSync(join(from, name)).isDirectory()) copyTree(join(from, name), `${to}/${name}`);
+      else image.copy(`${to}/${name}`, join(from, name));
+    }
+  };
+  copyTree(HOST_C_UTF8, '/system/usr/locale/C.utf8');
   image.file('/system/etc/ld.so.conf', '/system/lib64\n');
   image.file('/system/etc/ld.so.preload', '/system/lib64/libsimulated_kernel.so\n');
   execFileSync('ldconfig', ['-r', partitions.image, '-f', '/system/etc/ld.so.conf', '-C', '/system/etc/ld.so.cache']);

@@ -227,6 +227,11 @@ export class Sandbox {
     return {port: Number(detail), close: () => socket.destroy()};
   }
 
+  /** Whether the sandbox ended (its init or adbd died). */
+  get exited(): boolean {
+    return this.#exited;
+  }
+
   /** Ends every process of the sandbox (its pid 1 dies with bubblewrap). */
   close(): void {
     if (!this.#exited) this.#process.kill('SIGKILL');
