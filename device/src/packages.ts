@@ -3,11 +3,35 @@
  * read-only partitions and a few apps the user installed, with the paths, uids, installers and
  * launcher activities the package manager reports for them.
  *
- * Facts: code paths follow `PackageManagerService` conventions: system apps in
- * `/system/app`, `/system/priv-app`, `/system_ext/priv-app`, `/product/app`, `/product/priv-app`
- * (`<Dir>/<Name>.apk`); apps installed later in `/data/app/~~<random>==/<package>-<random>==/base.apk`
- * (Android 11 and later, `PackageManagerServiceUtils.getNextCodePath`: two random 16-byte values,
- * URL-safe base64). App uids start at 10000 (`Process.FIRST_APPLICATION_UID`); `system` shares 1000.
+ * Facts:
+ * - Code paths follow `PackageManagerService` conventions: system apps in `/system/app`,
+ *   `/system/priv-app`, `/system_ext/priv-app`, `/product/app`, `/product/priv-app`
+ *   (`<Dir>/<Name>.apk`), apps of an APEX in `/apex/<apex>/{app,priv-app}/<Dir>@<version>/<Dir>.apk`;
+ *   apps installed later, and updates of system apps, in
+ *   `/data/app/~~<random>==/<package>-<random>==/base.apk` (Android 11 and later,
+ *   `PackageManagerServiceUtils.getNextCodePath`: two random 16-byte values, URL-safe base64).
+ * - Which partition and folder each APK of a Pixel 7 on Android 14 is in: the file list of
+ *   panther's Android 14 image (leddaz-dump-stash/google_panther_dump `all_files.txt` at 68f75a40):
+ *   Messages (`PrebuiltBugle`), `GoogleCamera` and `TipsPrebuilt` are in `/product/priv-app`;
+ *   MediaProvider is in the `com.android.mediaprovider` APEX; Chrome is a stub,
+ *   `/product/app/Chrome-Stub/Chrome-Stub.apk`, beside the compressed full APK
+ *   `/product/app/Chrome/Chrome.apk.gz`.
+ * - An APEX app's folder is named `<Dir>@<version>`: `pm list packages -f` captures of Google images
+ *   (`/apex/com.android.mediaprovider/priv-app/MediaProviderGoogle@360526000/…` on an emulator).
+ * - A compressed system app never runs from `/product`: at boot the package manager decompresses
+ *   the `.apk.gz` files of `<Dir>` next to `<Dir>-Stub` into a new `/data/app` folder and keeps the
+ *   stub as the hidden system package (`InstallPackageHelper`/`PackageManagerServiceUtils`
+ *   `getCompressedFiles`, `decompressPackage`, `disableSystemPackageLPw`), so its path is always in
+ *   `/data/app`; Chrome updated from Google Play runs from `/data/app/~~…==/com.android.chrome-…==/base.apk`
+ *   (the tombstone of a Pixel 10 Pro in Chromium issue 442065550 has frames in that file).
+ * - Uids: apps from 10000 (`Process.FIRST_APPLICATION_UID`); the packages that declare
+ *   `android:sharedUserId="android.uid.system"` share 1000: `android` (framework-res), Settings,
+ *   SettingsProvider, FusedLocation, InputDevices, LocalTransport, WallpaperBackup,
+ *   DynamicSystemInstallationService, Telecom and KeyChain (their AOSP `AndroidManifest.xml`; the
+ *   same group shares one uid in a `dumpsys package` of an emulator). TeleService and
+ *   TelephonyProvider share `android.uid.phone` (1001), Shell is `android.uid.shell` (2000).
+ * - Platform apps built without a version take the platform's: versionCode = the SDK level (34),
+ *   versionName = `PLATFORM_VERSION` (`build/make/core/config.mk` `APPS_DEFAULT_VERSION_NAME`).
  */
 import {createHash} from 'node:crypto';
 
@@ -27,6 +51,22 @@ export interface PackageSeed {
   launcher?: string;
   /** Split APKs installed beside `base.apk` as `split_NAME.apk` (an app installed from an app bundle). */
   splits?: readonly string[];
+  /**
+   * A system app (`system: true`) that Google Play has updated (`FLAG_UPDATED_SYSTEM_APP`). Its
+   * `path` is then the update's `/data/app/~~…==/<package>-…==/base.apk`, which `pm path` and
+   * `pm list packages -f` print, its `installer` the Play Store, and `systemPath` the APK on the
+   * read-only partition that the package manager keeps hidden (`dumpsys package`'s "Hidden system
+   * packages"). `pm uninstall PACKAGE` (no `--user`) removes the update and the app goes back to
+   * `systemPath`; without `updated` that command fails with `DELETE_FAILED_INTERNAL_ERROR`.
+   */
+  updated?: boolean;
+  /** The factory APK of an `updated` system app, on a read-only partition (for Chrome, its stub). */
+  systemPath?: string;
+  /**
+   * The compressed full APK (`<Dir>/<Dir>.apk.gz`, gzip) of a system app shipped as a `-Stub` APK
+   * (`systemPath`) beside it: what the package manager decompresses into `/data/app`.
+   */
+  compressedPath?: string;
 }
 
 /**
@@ -52,6 +92,27 @@ const system = (
   enabled = true,
 ): PackageSeed => ({name, path, system: true, uid, versionCode, versionName, installer: null, enabled, launcher});
 
+/**
+ * A system app that Google Play updated: the factory APK stays at `systemPath` (a stub, with
+ * `compressedPath`, for a compressed app) and the package runs from a `/data/app` folder, installed
+ * by the Play Store.
+ */
+const updatedSystem = (
+  name: string,
+  systemPath: string,
+  uid: number,
+  versionCode: number,
+  versionName: string,
+  launcher: string,
+  compressedPath?: string,
+): PackageSeed => ({
+  ...system(name, dataAppPath(name), uid, versionCode, versionName, launcher),
+  installer: 'com.android.vending',
+  updated: true,
+  systemPath,
+  ...(compressedPath ? {compressedPath} : {}),
+});
+
 const user = (
   name: string,
   uid: number,
@@ -73,7 +134,11 @@ const user = (
   launcher,
 });
 
-/** The packages of a fresh device, in the (unsorted) order `pm list packages` prints them. */
+/**
+ * The packages of a fresh device, in the (unsorted) order `pm list packages` prints them. Chrome
+ * and YouTube, which the samples use (`pm resolve-activity` answers Chrome; `pm uninstall` of
+ * YouTube removes its update), are updated from Google Play (`updated`).
+ */
 export const SEEDED_PACKAGES: readonly PackageSeed[] = [
   system('com.google.android.networkstack', '/system/priv-app/NetworkStackGoogle/NetworkStackGoogle.apk', 1073, 340911000, '34 (UQ1A)'),
   system('com.android.providers.telephony', '/system/priv-app/TelephonyProvider/TelephonyProvider.apk', 1001, 34, '14'),
@@ -86,9 +151,10 @@ export const SEEDED_PACKAGES: readonly PackageSeed[] = [
     'com.google.android.apps.nexuslauncher/.NexusLauncherActivity',
   ),
   system('com.android.providers.calendar', '/system/priv-app/CalendarProvider/CalendarProvider.apk', 10121, 34, '14'),
+  // In the MediaProvider APEX; the folder's `@` suffix is the module's version (here its versionCode, which no source gives for this build).
   system(
     'com.google.android.providers.media.module',
-    '/system/priv-app/MediaProviderGoogle/MediaProviderGoogle.apk',
+    '/apex/com.android.mediaprovider/priv-app/MediaProviderGoogle@340912020/MediaProviderGoogle.apk',
     10185,
     340912020,
     '2023-12',
@@ -113,13 +179,21 @@ export const SEEDED_PACKAGES: readonly PackageSeed[] = [
   system('android', '/system/framework/framework-res.apk', 1000, 34, '14'),
   system('com.android.phone', '/system/priv-app/TeleService/TeleService.apk', 1001, 34, '14'),
   system('com.android.providers.settings', '/system/priv-app/SettingsProvider/SettingsProvider.apk', 1000, 34, '14'),
-  system(
+  system('com.android.location.fused', '/system/priv-app/FusedLocation/FusedLocation.apk', 1000, 34, '14'),
+  system('com.android.inputdevices', '/system/priv-app/InputDevices/InputDevices.apk', 1000, 34, '14'),
+  system('com.android.localtransport', '/system/priv-app/LocalTransport/LocalTransport.apk', 1000, 34, '14'),
+  system('com.android.wallpaperbackup', '/system/app/WallpaperBackup/WallpaperBackup.apk', 1000, 34, '14'),
+  system('com.android.dynsystem', '/system/priv-app/DynamicSystemInstallationService/DynamicSystemInstallationService.apk', 1000, 34, '14'),
+  system('com.android.server.telecom', '/system/priv-app/Telecom/Telecom.apk', 1000, 34, '14'),
+  system('com.android.keychain', '/system/app/KeyChain/KeyChain.apk', 1000, 34, '14'),
+  updatedSystem(
     'com.android.chrome',
-    '/product/app/Chrome/Chrome.apk',
+    '/product/app/Chrome-Stub/Chrome-Stub.apk',
     10160,
     612207233,
     '121.0.6167.178',
     'com.android.chrome/com.google.android.apps.chrome.Main',
+    '/product/app/Chrome/Chrome.apk.gz',
   ),
   system(
     'com.google.android.dialer',
@@ -131,7 +205,7 @@ export const SEEDED_PACKAGES: readonly PackageSeed[] = [
   ),
   system(
     'com.google.android.apps.messaging',
-    '/product/app/PrebuiltBugle/PrebuiltBugle.apk',
+    '/product/priv-app/PrebuiltBugle/PrebuiltBugle.apk',
     10166,
     210130186,
     'messages.android_20240122_00_RC00',
@@ -147,7 +221,7 @@ export const SEEDED_PACKAGES: readonly PackageSeed[] = [
   ),
   system(
     'com.google.android.GoogleCamera',
-    '/product/app/GoogleCamera/GoogleCamera.apk',
+    '/product/priv-app/GoogleCamera/GoogleCamera.apk',
     10170,
     65199001,
     '9.2.113.604778888.20',
@@ -169,7 +243,7 @@ export const SEEDED_PACKAGES: readonly PackageSeed[] = [
     '6.70.0.603941434',
     'com.google.android.apps.photos/.home.HomeActivity',
   ),
-  system(
+  updatedSystem(
     'com.google.android.youtube',
     '/product/app/YouTube/YouTube.apk',
     10169,
@@ -193,8 +267,7 @@ export const SEEDED_PACKAGES: readonly PackageSeed[] = [
     141217540,
     '14.1.04.605839443-release-arm64-v8a',
   ),
-  system('com.google.android.apps.tips', '/product/app/TipsPrebuilt/TipsPrebuilt.apk', 10178, 420000, '4.2', undefined, false),
-  system('com.android.bluetooth', '/system/app/Bluetooth/Bluetooth.apk', 1002, 34, '14'),
+  system('com.google.android.apps.tips', '/product/priv-app/TipsPrebuilt/TipsPrebuilt.apk', 10178, 420000, '4.2', undefined, false),
   user('org.mozilla.firefox', 10211, 2016003487, '122.1.0', 'com.android.vending', 'org.mozilla.firefox/.App'),
   user('com.whatsapp', 10212, 240408076, '2.24.4.76', 'com.android.vending', 'com.whatsapp/.Main'),
   // Installed from Google Play as an app bundle: the base APK and three configuration splits.

@@ -2,12 +2,39 @@
  * The `sync:` and `framebuffer:` services of the simulated device, driven by the real library
  * (`@yume-chan/adb` 2.0.1 `AdbSync`, `Adb#framebuffer`), through sync v2 (the default features) and
  * v1 (a device without `sendrecv_v2`, `stat_v2` and `ls_v2`).
+ *
+ * Compressed transfers: the library defines the `SND2` flags but never sets them and pulls with
+ * `RECV` only, and Debian's `adb` (29.0.6) predates compression, so those tests write `SND2`/`RCV2`
+ * requests with the library's own sync structs. The uploads are streams made by liblz4 and libzstd
+ * (`fixtures/make-sync-compressed.sh`); the downloads are checked with `lz4js`/`fzstd` and, where
+ * the `lz4`/`zstd` commands are installed, with those C libraries too.
  */
 import assert from 'node:assert/strict';
+import {execFileSync} from 'node:child_process';
+import {readFileSync} from 'node:fs';
 import {after, describe, test} from 'node:test';
+import {brotliCompressSync, brotliDecompressSync} from 'node:zlib';
 
-import {AdbSyncError, LinuxFileType, type Adb} from '@tango-v2/adb';
+import {
+  AdbSyncDataResponse,
+  AdbSyncError,
+  AdbSyncNumberRequest,
+  AdbSyncOkResponse,
+  AdbSyncRequestId,
+  AdbSyncResponseId,
+  AdbSyncSendV2Flags,
+  AdbSyncSendV2Request,
+  AdbSyncSocket,
+  adbSyncEncodeId,
+  adbSyncReadResponse,
+  adbSyncReadResponses,
+  adbSyncWriteRequest,
+  LinuxFileType,
+  type Adb,
+} from '@tango-v2/adb';
 import {ReadableStream} from '@tango-v2/stream-extra';
+import {decompress as fzstdDecompress} from 'fzstd';
+import {decompress as lz4jsDecompress} from 'lz4js';
 
 import {DEFAULT_FEATURES, type DeviceOptions} from '../src/device.ts';
 import {AID} from '../src/fs.ts';
@@ -97,7 +124,10 @@ for (const [version, features] of [
         assert.equal(sync.supportsStat, version === 'v2');
         const link = await sync.lstat('/sdcard');
         assert.equal(link.type, LinuxFileType.Link);
-        assert.equal(link.permission, 0o644);
+        // A phone's image has its root links (`/sdcard`, `/bin`, `/etc`, `/d`) as `lrw-r--r--`
+        // (0644). The device's tree is now on the host's Linux disk, where every symbolic link is
+        // 0777 and can't be changed (Linux has no lchmod), so the device reports 0777.
+        assert.equal(link.permission, 0o777);
         assert.equal(link.size, BigInt('/storage/self/primary'.length));
         const file = await sync.lstat('/sdcard/Download/report.pdf');
         assert.equal(file.type, LinuxFileType.File);
@@ -205,6 +235,169 @@ describe('sync', () => {
     const text = new TextDecoder().decode(data);
     assert.match(text, /^ro\.product\.model=Pixel 7 Pro$/m);
     assert.match(text, /^ro\.build\.version\.sdk=34$/m);
+  });
+});
+
+/** The text of the compressed fixtures: `seq -f '%g: lz4 and zstd uploads' 1 5000`, 133,893 bytes. */
+const UPLOAD_TEXT = new TextEncoder().encode(Array.from({length: 5000}, (_, i) => `${i + 1}: lz4 and zstd uploads\n`).join(''));
+
+function fixture(name: string): Uint8Array {
+  return new Uint8Array(readFileSync(new URL(`../fixtures/${name}`, import.meta.url)));
+}
+
+/** `RCV2`, which the library's `AdbSyncRequestId` leaves out (adbd `file_sync_protocol.h` `ID_RECV_V2`). */
+const ID_RECV_V2 = adbSyncEncodeId('RCV2');
+
+/** Runs `body` on a fresh `sync:` stream, locked as the library's `AdbSync` locks it. */
+async function withSync<T>(adb: Adb, body: (locked: Awaited<ReturnType<AdbSyncSocket['lock']>>) => Promise<T>): Promise<T> {
+  const socket = new AdbSyncSocket(await adb.createSocket('sync:'), adb.maxPayloadSize);
+  const locked = await socket.lock();
+  try {
+    return await body(locked);
+  } finally {
+    locked.release();
+    await socket.close().catch(() => undefined);
+  }
+}
+
+/**
+ * `SND2` with `flags`: `stream` in `DATA` packets of `packet` bytes (cut anywhere, as a host may),
+ * then `DONE` with the mtime. Resolves on `OKAY`, rejects with the `FAIL` text.
+ */
+function sendV2(adb: Adb, path: string, stream: Uint8Array, flags: number, packet = 65536): Promise<void> {
+  return withSync(adb, async (locked) => {
+    await adbSyncWriteRequest(locked, AdbSyncRequestId.SendV2, path);
+    await locked.write(AdbSyncSendV2Request.serialize({id: AdbSyncRequestId.SendV2, mode: 0o100644, flags}));
+    for (let offset = 0; offset < stream.length; offset += packet) {
+      await adbSyncWriteRequest(locked, AdbSyncRequestId.Data, stream.subarray(offset, offset + packet));
+    }
+    await adbSyncWriteRequest(locked, AdbSyncRequestId.Done, 1_700_000_000);
+    await locked.flush();
+    await adbSyncReadResponse(locked, AdbSyncResponseId.Ok, AdbSyncOkResponse);
+  });
+}
+
+/** `RCV2` with `flags`: resolves with the stream the device sent and the size of each `DATA` packet. */
+function receiveV2(adb: Adb, path: string, flags: number): Promise<{stream: Uint8Array; packets: number[]}> {
+  return withSync(adb, async (locked) => {
+    await adbSyncWriteRequest(locked, ID_RECV_V2, path);
+    await locked.write(AdbSyncNumberRequest.serialize({id: ID_RECV_V2, arg: flags}));
+    await locked.flush();
+    const packets: Uint8Array[] = [];
+    for await (const {data} of adbSyncReadResponses(locked, AdbSyncResponseId.Data, AdbSyncDataResponse)) packets.push(data);
+    return {stream: new Uint8Array(Buffer.concat(packets)), packets: packets.map((packet) => packet.length)};
+  });
+}
+
+/** `data` decoded by the `lz4` or `zstd` command (liblz4, libzstd: what adb links), or `undefined` when it isn't installed. */
+function referenceDecode(tool: 'lz4' | 'zstd', data: Uint8Array): Uint8Array | undefined {
+  try {
+    return new Uint8Array(execFileSync(tool, ['-d', '-c', '-q'], {input: data, maxBuffer: 64 << 20}));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+function sameBytes(actual: Uint8Array, expected: Uint8Array): boolean {
+  return Buffer.from(actual.buffer, actual.byteOffset, actual.byteLength).equals(
+    Buffer.from(expected.buffer, expected.byteOffset, expected.byteLength),
+  );
+}
+
+describe('sync v2 compression (SND2/RCV2 with the Brotli, LZ4 and Zstandard flags)', () => {
+  test('the banner announces every compression adbd 14 has', async () => {
+    const {adb} = await connect();
+    for (const feature of ['sendrecv_v2_brotli', 'sendrecv_v2_lz4', 'sendrecv_v2_zstd']) {
+      assert.ok(adb.banner.features.includes(feature as never), feature);
+    }
+  });
+
+  for (const [name, flag, file] of [
+    ['LZ4', AdbSyncSendV2Flags.Lz4, 'sync-upload.txt.lz4'],
+    ['Zstandard', AdbSyncSendV2Flags.Zstd, 'sync-upload.txt.zst'],
+  ] as const) {
+    test(`SND2 with the ${name} flag stores what liblz4/libzstd compressed, decompressed`, async () => {
+      const {adb, device} = await connect();
+      const path = `/data/local/tmp/upload-${name}.txt`;
+      // Packets of 1000 bytes: the device joins them whatever the block boundaries.
+      await sendV2(adb, path, fixture(file), flag, 1000);
+      assert.ok(sameBytes(device.fs.readFile(path), UPLOAD_TEXT));
+      const stat = device.fs.stat(path)!;
+      assert.equal(stat.mode, 0o100666);
+      assert.equal(stat.mtime, 1_700_000_000);
+      // A dry run decodes the same stream and writes nothing.
+      await sendV2(adb, `${path}.dry`, fixture(file), flag | AdbSyncSendV2Flags.DryRun);
+      assert.equal(device.fs.lstat(`${path}.dry`), undefined);
+    });
+  }
+
+  test('a stream that does not decode fails with adbd\'s "decompress failed" and leaves no file', async () => {
+    const {adb, device} = await connect();
+    const lz4 = fixture('sync-upload.txt.lz4');
+    const zstd = fixture('sync-upload.txt.zst');
+    const badChecksum = lz4.slice();
+    badChecksum[6] ^= 0xff; // the frame header's checksum byte
+    for (const [label, stream, flag] of [
+      ['truncated LZ4', lz4.subarray(0, lz4.length - 10), AdbSyncSendV2Flags.Lz4],
+      ['LZ4 header checksum', badChecksum, AdbSyncSendV2Flags.Lz4],
+      ['truncated Zstandard', zstd.subarray(0, zstd.length - 10), AdbSyncSendV2Flags.Zstd],
+      ['Zstandard sent as LZ4', zstd, AdbSyncSendV2Flags.Lz4],
+      ['LZ4 sent as Zstandard', lz4, AdbSyncSendV2Flags.Zstd],
+    ] as const) {
+      await assert.rejects(sendV2(adb, '/data/local/tmp/bad.txt', stream, flag), {message: 'decompress failed'}, label);
+      assert.equal(device.fs.lstat('/data/local/tmp/bad.txt'), undefined, label);
+    }
+    await assert.rejects(sendV2(adb, '/data/local/tmp/bad.txt', lz4, AdbSyncSendV2Flags.Lz4 | AdbSyncSendV2Flags.Zstd), {
+      message: 'multiple compression flags received: 6',
+    });
+  });
+
+  test("RCV2 with the LZ4 flag answers liblz4's default frame in 64 KiB DATA packets", async () => {
+    const {adb, device} = await connect();
+    device.fs.writeFile('/data/local/tmp/upload.txt', UPLOAD_TEXT, {mode: 0o644});
+    const text = await receiveV2(adb, '/data/local/tmp/upload.txt', AdbSyncSendV2Flags.Lz4);
+    // Version 1, linked blocks, 64 KiB blocks, no checksums: what LZ4F_compressBegin writes with no preferences.
+    assert.deepEqual([...text.stream.subarray(0, 7)], [0x04, 0x22, 0x4d, 0x18, 0x40, 0x40, 0xc0]);
+    assert.ok(text.stream.length < UPLOAD_TEXT.length / 4, `${text.stream.length} bytes`);
+    assert.ok(sameBytes(lz4jsDecompress(text.stream), UPLOAD_TEXT));
+    const reference = referenceDecode('lz4', text.stream);
+    if (reference) assert.ok(sameBytes(reference, UPLOAD_TEXT));
+
+    // 128 KiB that don't compress: two stored blocks, sent as 64 KiB, 64 KiB and the rest.
+    const video = '/sdcard/DCIM/Camera/PXL_20240224_183002451.mp4';
+    const {stream, packets} = await receiveV2(adb, video, AdbSyncSendV2Flags.Lz4);
+    assert.deepEqual(packets, [65536, 65536, 7 + 2 * (4 + 65536) + 4 - 2 * 65536]);
+    assert.ok(sameBytes(lz4jsDecompress(stream), device.fs.readFile(video)));
+  });
+
+  test('RCV2 with the Zstandard flag answers one frame (Raw blocks) in 64 KiB DATA packets', async () => {
+    const {adb, device} = await connect();
+    device.fs.writeFile('/data/local/tmp/upload.txt', UPLOAD_TEXT, {mode: 0o644});
+    for (const path of ['/data/local/tmp/upload.txt', '/sdcard/DCIM/Camera/PXL_20240224_183002451.mp4']) {
+      const original = device.fs.readFile(path);
+      const {stream, packets} = await receiveV2(adb, path, AdbSyncSendV2Flags.Zstd);
+      // No content size, no checksum, a 512 KiB window: libzstd's streaming header at level 1.
+      assert.deepEqual([...stream.subarray(0, 6)], [0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x48]);
+      assert.ok(packets.slice(0, -1).every((size) => size === 65536) && packets.at(-1)! <= 65536, String(packets));
+      assert.ok(sameBytes(fzstdDecompress(stream), original));
+      const reference = referenceDecode('zstd', stream);
+      if (reference) assert.ok(sameBytes(reference, original));
+    }
+    // An empty file: the frame libzstd ends at once (single segment, content size 0, one empty last block).
+    device.fs.writeFile('/data/local/tmp/empty.txt', new Uint8Array(0), {mode: 0o644});
+    const empty = await receiveV2(adb, '/data/local/tmp/empty.txt', AdbSyncSendV2Flags.Zstd);
+    assert.deepEqual([...empty.stream], [0x28, 0xb5, 0x2f, 0xfd, 0x20, 0x00, 0x01, 0x00, 0x00]);
+    assert.equal(fzstdDecompress(empty.stream).length, 0);
+  });
+
+  test('Brotli both ways: SND2 decodes what node:zlib compressed, RCV2 answers a stream it decodes', async () => {
+    const {adb, device} = await connect();
+    await sendV2(adb, '/data/local/tmp/brotli.txt', new Uint8Array(brotliCompressSync(UPLOAD_TEXT)), AdbSyncSendV2Flags.Brotli);
+    assert.ok(sameBytes(device.fs.readFile('/data/local/tmp/brotli.txt'), UPLOAD_TEXT));
+    const {stream} = await receiveV2(adb, '/data/local/tmp/brotli.txt', AdbSyncSendV2Flags.Brotli);
+    assert.ok(stream.length < UPLOAD_TEXT.length / 4);
+    assert.ok(sameBytes(new Uint8Array(brotliDecompressSync(stream)), UPLOAD_TEXT));
   });
 });
 

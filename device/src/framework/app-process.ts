@@ -11,19 +11,21 @@
  * the shell reports as `Aborted`, status 134), as Genymobile/scrcpy issues #268 and #953 show for
  * a missing server file.
  */
-import {bu} from '../commands/backup.ts';
-import {androidJavaPrograms} from '../commands/android.ts';
+import {bu} from './backup.ts';
+import {monkey} from './monkey.ts';
 import {findClassPathFile, parseAppProcessArguments, scrcpyJavaPrograms, SIGABRT} from '../scrcpy/app-process.ts';
 import type {CommandContext, CommandHandler, CommandResult} from '../types.ts';
 
 /** Android's Java programs by main class: each gets `argv` as its script would give it to a `main` (its name, then the arguments). */
 const ANDROID_PROGRAMS: Record<string, {name: string; run: CommandHandler}> = {
   'com.android.commands.bu.Backup': {name: 'bu', run: bu},
-  ...Object.fromEntries(
-    Object.entries(androidJavaPrograms).map(([className, run]) => [className, {name: className.split('.').pop()!.toLowerCase(), run}]),
-  ),
+  'com.android.commands.monkey.Monkey': {name: 'monkey', run: monkey},
 };
 
+/**
+ * `app_process [-cp CLASSPATH] … PARENT-DIR CLASS [args…]`: runs the Java program of `CLASS` (see
+ * the file's comment), or aborts (SIGABRT) as ART does without a class or a loadable class path.
+ */
 export const appProcess: CommandHandler = async (context): Promise<CommandResult> => {
   const {classPath = context.env.CLASSPATH ?? '', className, args} = parseAppProcessArguments(context.argv);
   if (className === undefined) {

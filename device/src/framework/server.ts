@@ -9,9 +9,8 @@
 import {createServer, type Server, type Socket} from 'node:net';
 import {chmodSync, rmSync} from 'node:fs';
 
-import type {SimulatedDevice} from '../device.ts';
 import {PacketId, PacketReader, packet, parseRequest} from '../sandbox/packets.ts';
-import type {CommandContext, CommandResult} from '../types.ts';
+import type {CommandContext, CommandResult, Device} from '../types.ts';
 
 /** The name a program is found under: `argv[0]`'s last component, `app_process64` as `app_process`. */
 export function programName(argv0: string): string {
@@ -85,7 +84,7 @@ function send(socket: Socket, id: number, data: Uint8Array | string): Promise<vo
 }
 
 /** Runs one program for one client connection. */
-async function serve(device: SimulatedDevice, socket: Socket): Promise<void> {
+async function serve(device: Device, socket: Socket): Promise<void> {
   const packets = new PacketReader(socket);
   const first = await packets.read();
   if (!first || first.id !== PacketId.Request) {
@@ -128,7 +127,8 @@ async function serve(device: SimulatedDevice, socket: Socket): Promise<void> {
       result = await program(context);
     }
   } catch (error) {
-    if (abort.signal.aborted) return;
+    // The program's output went away (`… | head`, a killed client): it dies of that, quietly.
+    if (abort.signal.aborted || socket.destroyed || ['EPIPE', 'ECONNRESET'].includes((error as NodeJS.ErrnoException).code ?? '')) return;
     console.error(`simulated device: ${name} failed:`, error);
     result = 1;
   }
@@ -141,7 +141,7 @@ async function serve(device: SimulatedDevice, socket: Socket): Promise<void> {
  * Listens on `path` (the host side of `/dev/socket/system_server`) for the device's programs.
  * Returns the server; closing it stops new runs.
  */
-export function startSystemServer(device: SimulatedDevice, path: string): Server {
+export function startSystemServer(device: Device, path: string): Server {
   rmSync(path, {force: true});
   const server = createServer((socket) => {
     socket.on('error', () => undefined);

@@ -10,7 +10,7 @@
  * encoders for H.264 and H.265, Android's software Codec2 encoders, the OMX aliases), not one read
  * from a device: it has no AV1 encoder, so `video_codec=av1` fails as on a phone without one.
  */
-import {PHYSICAL_SIZE} from '../screen.ts';
+import {cameraListText, type Size} from './capture.ts';
 import type {ServerVersion} from './versions.ts';
 
 /** One `MediaCodecInfo` encoder. */
@@ -65,24 +65,18 @@ export function encoderListMessage(version: ServerVersion, type: 'video' | 'audi
   return message;
 }
 
-/** The display list (2.0+): display 0 at the panel's size. */
-export function displayListMessage(version: ServerVersion): string {
+/**
+ * The display list (2.0+, `LogUtils.buildDisplayListMessage`): display 0 at `size`, its current
+ * size (`DisplayInfo.getSize`: the sides swap while the display is turned a quarter).
+ */
+export function displayListMessage(version: ServerVersion, size: Size): string {
   const option = version.atLeast('2.2') ? '--display-id' : '--display';
-  return `List of displays:\n    ${option}=0    (${PHYSICAL_SIZE.width}x${PHYSICAL_SIZE.height})`;
+  return `List of displays:\n    ${option}=0    (${size.width}x${size.height})`;
 }
 
-/** The camera list (2.2+, `LogUtils.buildCameraListMessage`): a back and a front camera, with sizes when `withSizes`. */
+/** The camera list (2.2+, `LogUtils.buildCameraListMessage`): a back and a front camera (`capture.ts`'s `CAMERAS`), with sizes when `withSizes`. */
 export function cameraListMessage(withSizes: boolean): string {
-  const cameras = [
-    {id: '0', facing: 'back', active: '4080x3072', fps: '[15, 30]', sizes: ['4080x3072', '1920x1080', '1280x720', '640x480']},
-    {id: '1', facing: 'front', active: '3280x2464', fps: '[15, 30]', sizes: ['3280x2464', '1920x1080', '1280x720', '640x480']},
-  ];
-  let message = 'List of cameras:';
-  for (const camera of cameras) {
-    message += `\n    --camera-id=${camera.id}    (${camera.facing}, ${camera.active}, fps=${camera.fps})`;
-    if (withSizes) for (const size of camera.sizes) message += `\n        - ${size}`;
-  }
-  return message;
+  return cameraListText(withSizes);
 }
 
 /** The encoder a server uses for `codec` when none is named: the first one listed, or `undefined` (no encoder: `av1`, `raw`). */

@@ -1,11 +1,16 @@
 /**
- * The media the simulated server streams: the clips in `device/fixtures/` (made by
- * `make-scrcpy-clips.sh`), split into the packets an Android `MediaCodec` encoder hands to the
- * real server: one configuration packet (`BUFFER_FLAG_CODEC_CONFIG`), then one packet per frame.
+ * The media the simulated server streams, split into the packets an Android `MediaCodec` encoder
+ * hands to the real server: one configuration packet (`BUFFER_FLAG_CODEC_CONFIG`), then one
+ * packet per frame.
  *
- * Facts: H.264 Annex B NAL unit types (ITU-T H.264 table 7-1: 5 IDR slice, 1 non-IDR slice,
- * 7 SPS, 8 PPS); H.265 NAL unit types (ITU-T H.265 table 7-1: 0–31 VCL, 16–23 IRAP, 32 VPS,
- * 33 SPS, 34 PPS); Ogg pages (RFC 3533), Opus in Ogg (RFC 7845: `OpusHead`, `OpusTags`, TOC byte
+ * Video is encoded here, at the exact size the server computed (`capture.ts`), by the small
+ * encoders of `h264.ts` and `h265.ts`: a key frame of the captured picture (`picture.ts`: the
+ * device's home screen, as `screencap` shows it) and P frames that repeat it, 30 frames per
+ * second, a key frame every 10 s (scrcpy's `i-frame-interval`, `DEFAULT_I_FRAME_INTERVAL = 10`
+ * in `ScreenEncoder.java`/`SurfaceEncoder.java`). Audio comes from the clips in
+ * `device/fixtures/` (made by `make-scrcpy-clips.sh`).
+ *
+ * Facts: Ogg pages (RFC 3533), Opus in Ogg (RFC 7845: `OpusHead`, `OpusTags`, TOC byte
  * in RFC 6716 §3.1), FLAC in Ogg (xiph.org "Ogg FLAC mapping", FLAC frame header), ADTS
  * (ISO/IEC 14496-3 §1.A.2). What scrcpy sends as the config packet: `Streamer.java`
  * (`fixOpusConfigPacket` keeps the OpusHead, `fixFlacConfigPacket` keeps the STREAMINFO block);
@@ -13,6 +18,11 @@
  * stereo PCM at 48 kHz read 1024 frames at a time (`AudioConfig.java`, `MAX_READ_SIZE`).
  */
 import {readFileSync} from 'node:fs';
+
+import type {VideoGeometry} from './capture.ts';
+import {encodeH264} from './h264.ts';
+import {encodeH265} from './h265.ts';
+import {targetPicture} from './picture.ts';
 
 /** One encoded frame: its bytes (Annex B with 4-byte start codes for video) and whether it is a key frame. */
 export interface MediaFrame {
@@ -22,7 +32,7 @@ export interface MediaFrame {
   durationUs: number;
 }
 
-/** A clip as an encoder would emit it, looped by the server. */
+/** A clip as an encoder would emit it, looped by the server (video from its key frame). */
 export interface MediaClip {
   /** `h264`, `h265`, `opus`, `aac`, `flac` or `raw` (the scrcpy option values). */
   codec: string;
@@ -35,96 +45,15 @@ export interface MediaClip {
   height?: number;
 }
 
-/** Frame rate of the video clips, in frames per second (`make-scrcpy-clips.sh`). */
+/** Frame rate of the video, in frames per second. */
 export const VIDEO_FRAME_RATE = 30;
-/** Size of the portrait video clips, in pixels (`make-scrcpy-clips.sh`); the landscape clips swap them. */
-export const VIDEO_WIDTH = 240;
-export const VIDEO_HEIGHT = 528;
+/** Frames from one key frame to the next: 10 s (scrcpy's default `i-frame-interval`). */
+export const VIDEO_KEY_FRAME_INTERVAL = 10 * VIDEO_FRAME_RATE;
 /** scrcpy's audio capture format (`AudioConfig.java`). */
 export const AUDIO_SAMPLE_RATE = 48000;
 export const AUDIO_CHANNELS = 2;
 
 const FIXTURES = new URL('../../fixtures/', import.meta.url);
-const START_CODE = Uint8Array.of(0, 0, 0, 1);
-
-/** The NAL units of an Annex B stream, without their start codes. */
-export function splitAnnexB(data: Uint8Array): Uint8Array[] {
-  const units: Uint8Array[] = [];
-  let start = -1;
-  let i = 0;
-  while (i + 2 < data.length) {
-    if (data[i] === 0 && data[i + 1] === 0 && data[i + 2] === 1) {
-      if (start >= 0) {
-        let end = i;
-        while (end > start && data[end - 1] === 0) end--;
-        units.push(data.subarray(start, end));
-      }
-      i += 3;
-      start = i;
-    } else {
-      i++;
-    }
-  }
-  if (start >= 0 && start < data.length) units.push(data.subarray(start));
-  return units;
-}
-
-/**
- * Splits an Annex B H.264 (`h264`) or H.265 (`h265`) stream into its configuration packet
- * (SPS and PPS, plus VPS for H.265) and one packet per picture (a slice that starts a picture,
- * with any non-parameter-set units before it). Each unit keeps a 4-byte start code, as
- * `MediaCodec` output has. Throws when the stream has no parameter sets or no pictures.
- */
-export function splitVideo(codec: 'h264' | 'h265', data: Uint8Array, frameRate: number): {config: Uint8Array; frames: MediaFrame[]} {
-  const config: Uint8Array[] = [];
-  const frames: MediaFrame[] = [];
-  let pending: Uint8Array[] = [];
-  let current: {units: Uint8Array[]; keyFrame: boolean} | undefined;
-  const durationUs = 1_000_000 / frameRate;
-  const finish = () => {
-    if (current) frames.push({data: Buffer.concat(current.units), keyFrame: current.keyFrame, durationUs});
-    current = undefined;
-  };
-  for (const unit of splitAnnexB(data)) {
-    const withStartCode = Buffer.concat([START_CODE, unit]);
-    let parameterSet: boolean;
-    let slice: boolean;
-    let firstSlice: boolean;
-    let keyFrame: boolean;
-    if (codec === 'h264') {
-      const type = unit[0]! & 0x1f;
-      parameterSet = type === 7 || type === 8;
-      slice = type === 1 || type === 5;
-      // first_mb_in_slice is ue(v): 0 is the single bit 1.
-      firstSlice = slice && (unit[1]! & 0x80) !== 0;
-      keyFrame = type === 5;
-    } else {
-      const type = (unit[0]! >> 1) & 0x3f;
-      parameterSet = type >= 32 && type <= 34;
-      slice = type <= 31;
-      // first_slice_segment_in_pic_flag is the first bit after the 2-byte header.
-      firstSlice = slice && (unit[2]! & 0x80) !== 0;
-      keyFrame = type >= 16 && type <= 23;
-    }
-    if (parameterSet) {
-      config.push(withStartCode);
-    } else if (slice) {
-      if (firstSlice || !current) {
-        finish();
-        current = {units: [...pending, withStartCode], keyFrame};
-        pending = [];
-      } else {
-        current.units.push(withStartCode);
-      }
-    } else {
-      finish();
-      pending.push(withStartCode);
-    }
-  }
-  finish();
-  if (config.length === 0 || frames.length === 0) throw new Error(`no ${codec} parameter sets or pictures in the clip`);
-  return {config: Buffer.concat(config), frames};
-}
 
 /** The packets of the first logical stream of an Ogg file (pages joined by their lacing values). */
 export function splitOgg(data: Uint8Array): Uint8Array[] {
@@ -200,12 +129,43 @@ export function splitAdts(data: Uint8Array): {config: Uint8Array; frames: Uint8A
   return {config, frames};
 }
 
-function loadVideo(codec: 'h264' | 'h265', landscape: boolean): MediaClip {
-  const data = readFileSync(new URL(`scrcpy-${codec}${landscape ? '-landscape' : ''}.${codec}`, FIXTURES));
-  const {config, frames} = splitVideo(codec, data, VIDEO_FRAME_RATE);
-  return landscape
-    ? {codec, config, frames, width: VIDEO_HEIGHT, height: VIDEO_WIDTH}
-    : {codec, config, frames, width: VIDEO_WIDTH, height: VIDEO_HEIGHT};
+/** How a video clip is made: the codec, the size and picture (`captureGeometry`), and a level asked through the codec options. */
+export interface VideoClipRequest {
+  codec: 'h264' | 'h265';
+  geometry: VideoGeometry;
+  /** An Android `AVCLevel*` value from the `level` codec option (H.264 only; the encoder raises it when the size needs more). */
+  androidLevel?: number;
+}
+
+const videoCache = new Map<string, MediaClip>();
+/** Clips kept (the least recently used one goes first): each size and picture the sessions asked for. */
+const VIDEO_CACHE_SIZE = 12;
+
+/**
+ * The video clip of `request`: the configuration packet (SPS and PPS, and VPS for H.265), a key
+ * frame, then `VIDEO_KEY_FRAME_INTERVAL - 1` P frames, each packet Annex B with 4-byte start
+ * codes. Odd sides are encoded one pixel smaller (4:2:0 can't have them). Deterministic, and
+ * cached by request. Throws `RangeError` for a size below 2×2.
+ */
+export function videoClip(request: VideoClipRequest): MediaClip {
+  const {codec, geometry, androidLevel} = request;
+  const width = geometry.width & ~1;
+  const height = geometry.height & ~1;
+  const key = JSON.stringify([codec, width, height, geometry.source, codec === 'h264' ? androidLevel : undefined]);
+  let clip = videoCache.get(key);
+  if (clip) {
+    videoCache.delete(key);
+  } else {
+    const picture = targetPicture(geometry.source, width, height);
+    const stream = codec === 'h264' ? encodeH264(picture, VIDEO_FRAME_RATE, androidLevel) : encodeH265(picture, VIDEO_FRAME_RATE);
+    const durationUs = 1_000_000 / VIDEO_FRAME_RATE;
+    const frames: MediaFrame[] = [{data: stream.keyFrame, keyFrame: true, durationUs}];
+    for (let i = 1; i < VIDEO_KEY_FRAME_INTERVAL; i++) frames.push({data: stream.skipFrame(i), keyFrame: false, durationUs});
+    clip = {codec, config: stream.config, frames, width, height};
+    if (videoCache.size >= VIDEO_CACHE_SIZE) videoCache.delete(videoCache.keys().next().value!);
+  }
+  videoCache.set(key, clip);
+  return clip;
 }
 
 function loadOpus(): MediaClip {
@@ -252,20 +212,13 @@ function makeRaw(): MediaClip {
 const cache = new Map<string, MediaClip>();
 
 /**
- * The clip for a scrcpy codec option value (`h264`, `h265`, `opus`, `aac`, `flac`, `raw`),
- * read from `device/fixtures/` on first use and cached. `landscape` picks the video clip of the
- * display turned a quarter (528x240, after `rotateDevice`); audio ignores it. Throws for a codec
- * without a clip (`av1`).
+ * The audio clip for a scrcpy codec option value (`opus`, `aac`, `flac`, `raw`), read from
+ * `device/fixtures/` on first use and cached. Throws for any other codec.
  */
-export function mediaClip(codec: string, landscape = false): MediaClip {
-  const key = landscape && (codec === 'h264' || codec === 'h265') ? `${codec}-landscape` : codec;
-  let clip = cache.get(key);
+export function audioClip(codec: string): MediaClip {
+  let clip = cache.get(codec);
   if (!clip) {
     switch (codec) {
-      case 'h264':
-      case 'h265':
-        clip = loadVideo(codec, landscape);
-        break;
       case 'opus':
         clip = loadOpus();
         break;
@@ -281,7 +234,7 @@ export function mediaClip(codec: string, landscape = false): MediaClip {
       default:
         throw new Error(`no clip for codec ${codec}`);
     }
-    cache.set(key, clip);
+    cache.set(codec, clip);
   }
   return clip;
 }

@@ -8,6 +8,7 @@
  * `Integer.parseInt` (`NumberFormatException`), unknown keys only warned about.
  */
 import {JavaException, LOG_LEVELS, RUNTIME_INIT_FRAMES, type LogLevel} from './log.ts';
+import type {Rect} from './picture.ts';
 import type {ServerVersion} from './versions.ts';
 
 /** The server options the simulation uses; everything else is accepted and ignored. */
@@ -29,6 +30,21 @@ export interface ServerOptions {
   videoSource: string;
   /** Largest video dimension asked for, in pixels (0: none); a multiple of 8 as the server rounds it. */
   maxSize: number;
+  /** `crop` (`W:H:X:Y`), as the rectangle the server builds from it, in the natural orientation; `undefined` for none. */
+  crop: Rect | undefined;
+  /**
+   * `lock_video_orientation` (1.15–2.7): -1 unlocked, -2 (1.18+) the initial rotation, 0–3 the
+   * rotation (0 natural, 1 90° counterclockwise, 2 180°, 3 90° clockwise); any other integer is
+   * kept as the server keeps it.
+   */
+  lockVideoOrientation: number;
+  /** Camera options (2.2+): `camera_id`, `camera_size`, `camera_facing`, `camera_ar` (a ratio, or `sensor`). */
+  cameraId: string | undefined;
+  cameraSize: {width: number; height: number} | undefined;
+  cameraFacing: 'front' | 'back' | 'external' | undefined;
+  cameraAspectRatio: number | 'sensor' | undefined;
+  /** `new_display` (3.0+): `undefined` without the option; its size and dpi when given (`{}` for `new_display=`). */
+  newDisplay: {width?: number; height?: number; dpi?: number} | undefined;
   displayId: number;
   /** The video encoder asked for by name (`encoder_name` 1.17–1.25, `video_encoder` 2.0+), or `undefined`. */
   videoEncoder: string | undefined;
@@ -76,27 +92,6 @@ function parseCaptureOrientation(version: ServerVersion, value: string): Capture
   return {lock, rotation: Number(match[2]) as CaptureOrientation['rotation'], flip: match[1] !== undefined};
 }
 
-/**
- * Whether the captured video is landscape (the 528x240 clip) on the simulated portrait panel, as
- * `ScreenCapture.prepare`'s `VideoFilter` turns it (3.0+): locked, from the natural orientation
- * by the capture rotation; unlocked, from the display's current rotation by it; `@` alone, as the
- * display was when the capture started. A quarter turn swaps width and height; flips don't.
- *
- * @param displayLandscape Whether the display is turned a quarter now (`rotateDevice`).
- * @param initialLandscape Whether it was when the capture started.
- */
-export function isLandscapeCapture(orientation: CaptureOrientation, displayLandscape: boolean, initialLandscape: boolean): boolean {
-  const quarterTurn = orientation.rotation % 180 === 90;
-  switch (orientation.lock) {
-    case 'unlocked':
-      return displayLandscape !== quarterTurn;
-    case 'value':
-      return quarterTurn;
-    case 'initial':
-      return initialLandscape;
-  }
-}
-
 /** The defaults of the newest server (`Options.java` 3.1); older versions share the ones they have. */
 export function defaultOptions(): ServerOptions {
   return {
@@ -111,6 +106,13 @@ export function defaultOptions(): ServerOptions {
     audioSource: 'output',
     videoSource: 'display',
     maxSize: 0,
+    crop: undefined,
+    lockVideoOrientation: -1,
+    cameraId: undefined,
+    cameraSize: undefined,
+    cameraFacing: undefined,
+    cameraAspectRatio: undefined,
+    newDisplay: undefined,
     displayId: 0,
     videoEncoder: undefined,
     audioEncoder: undefined,
@@ -255,6 +257,82 @@ function parseLogLevel(version: ServerVersion, value: string): LogLevel {
   ]);
 }
 
+/** Java's `String.split(regex)` for a literal separator: trailing empty strings are dropped (`""` gives `[""]`). */
+function javaSplit(value: string, separator: string): string[] {
+  if (value === '') return [''];
+  const tokens = value.split(separator);
+  while (tokens.length > 0 && tokens.at(-1) === '') tokens.pop();
+  return tokens;
+}
+
+/** `Float.parseFloat`: a decimal float (surrounding spaces allowed), else `NumberFormatException`. */
+function parseJavaFloat(version: ServerVersion, value: string): number {
+  const text = value.trim();
+  if (!/^[+-]?(NaN|Infinity|(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?[fFdD]?)$/.test(text)) {
+    const message = text === '' ? 'empty String' : `For input string: "${value}"`;
+    throw new JavaException('java.lang.NumberFormatException', message, [
+      'java.lang.Float.parseFloat(Float.java)',
+      ...argumentFrames(version, undefined),
+    ]);
+  }
+  return Number.parseFloat(text.replace(/[fFdD]$/, '').replace(/^([+-]?)Infinity$/, '$1Infinity'));
+}
+
+/**
+ * `parseCrop` (`Server.java` to 2.0, `Options.java` from 2.1): `width:height:x:y` into the rectangle
+ * `(x, y, x + width, y + height)`, `undefined` for the version's "none" (`-` before 1.21, `""`
+ * after). From 2.7 a non-positive size or a negative offset is refused.
+ */
+function parseCrop(version: ServerVersion, value: string): Rect | undefined {
+  if (value === (version.keyValueOptions ? '' : '-')) return undefined;
+  const tokens = javaSplit(value, ':');
+  if (tokens.length !== 4) throw illegalArgument(version, `Crop must contains 4 values separated by colons: "${value}"`);
+  const [width, height] = [parseInt(version, tokens[0]!), parseInt(version, tokens[1]!)];
+  if (version.atLeast('2.7') && (width <= 0 || height <= 0)) throw illegalArgument(version, `Invalid crop size: ${width}x${height}`);
+  const [x, y] = [parseInt(version, tokens[2]!), parseInt(version, tokens[3]!)];
+  if (version.atLeast('2.7') && (x < 0 || y < 0)) throw illegalArgument(version, `Invalid crop offset: ${x}:${y}`);
+  return {left: x, top: y, right: x + width, bottom: y + height};
+}
+
+/** `parseSize` (2.2+): `<width>x<height>`; from 3.0 both must be positive. */
+function parseSize(version: ServerVersion, value: string): {width: number; height: number} {
+  const tokens = javaSplit(value, 'x');
+  if (tokens.length !== 2) throw illegalArgument(version, `Invalid size format (expected <width>x<height>): "${value}"`);
+  const width = parseInt(version, tokens[0]!);
+  const height = parseInt(version, tokens[1]!);
+  if (version.atLeast('3.0') && (width <= 0 || height <= 0))
+    throw illegalArgument(version, `Invalid non-positive size dimension: "${value}"`);
+  return {width, height};
+}
+
+/** `parseCameraAspectRatio` (2.2+): `sensor`, `W:H` (both positive) or a non-negative float. */
+function parseCameraAspectRatio(version: ServerVersion, value: string): number | 'sensor' {
+  if (value === 'sensor') return 'sensor';
+  const tokens = javaSplit(value, ':');
+  if (tokens.length === 2) {
+    const w = parseInt(version, tokens[0]!);
+    const h = parseInt(version, tokens[1]!);
+    if (w <= 0 || h <= 0) throw illegalArgument(version, `Invalid aspect ratio: ${w}:${h}`);
+    return Math.fround(w / h);
+  }
+  const ratio = parseJavaFloat(version, tokens[0] ?? '');
+  if (ratio < 0) throw illegalArgument(version, `Invalid aspect ratio: ${ratio}`);
+  return ratio;
+}
+
+/** `parseNewDisplay` (3.0+): `""`, `<width>x<height>`, `/<dpi>` or `<width>x<height>/<dpi>`. */
+function parseNewDisplay(version: ServerVersion, value: string): {width?: number; height?: number; dpi?: number} {
+  if (value === '') return {};
+  const tokens = javaSplit(value, '/');
+  const display: {width?: number; height?: number; dpi?: number} = tokens[0] ? parseSize(version, tokens[0]) : {};
+  if (tokens.length >= 2) {
+    const dpi = parseInt(version, tokens[1]!);
+    if (dpi <= 0) throw illegalArgument(version, `Invalid non-positive dpi: ${tokens[1]}`);
+    display.dpi = dpi;
+  }
+  return display;
+}
+
 /**
  * Applies one option to `options` (shared by both argument styles). Returns `false` for a key
  * this version doesn't know. Throws `JavaException` for a value the server rejects.
@@ -298,11 +376,44 @@ function applyOption(version: ServerVersion, options: ServerOptions, key: string
     case 'max_size':
       options.maxSize = parseInt(version, value) & ~7;
       break;
+    case 'crop':
+      options.crop = parseCrop(version, value);
+      break;
+    case 'lock_video_orientation':
+      options.lockVideoOrientation = parseInt(version, value);
+      break;
+    case 'camera_id':
+      options.cameraId = value === '' ? undefined : value;
+      break;
+    case 'camera_size':
+      options.cameraSize = value === '' ? undefined : parseSize(version, value);
+      break;
+    case 'camera_facing':
+      if (value !== '') {
+        if (value !== 'front' && value !== 'back' && value !== 'external')
+          throw illegalArgument(version, `Camera facing ${value} not supported`);
+        options.cameraFacing = value;
+      }
+      break;
+    case 'camera_ar':
+      options.cameraAspectRatio = value === '' ? undefined : parseCameraAspectRatio(version, value);
+      break;
+    case 'new_display':
+      options.newDisplay = parseNewDisplay(version, value);
+      break;
+    case 'angle':
+      if (version.atLeast('3.0')) {
+        try {
+          parseJavaFloat(version, value);
+        } catch {
+          throw illegalArgument(version, `Invalid float value for angle: "${value}"`);
+        }
+      }
+      break;
     case 'bit_rate':
     case 'video_bit_rate':
     case 'audio_bit_rate':
     case 'max_fps':
-    case 'lock_video_orientation':
     case 'camera_fps':
     case 'screen_off_timeout':
       if (key !== 'max_fps' || !version.atLeast('2.0')) parseInt(version, value);
@@ -397,7 +508,7 @@ export function parseServerArguments(version: ServerVersion, args: readonly stri
     options.audio = false;
     args.slice(1).forEach((value, index) => {
       const key = POSITIONAL[index]!;
-      if (key === 'crop' || key === 'codec_options') options.given[key] = value;
+      if (key === 'codec_options') options.given[key] = value;
       else applyOption(version, options, key, value);
     });
     return options;

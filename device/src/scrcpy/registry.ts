@@ -4,9 +4,9 @@
  * streaming session and its recorded control messages, and the device clipboard the sessions
  * synchronize.
  */
-import type {SimulatedDevice} from '../device.ts';
 import type {ServerOptions} from './options.ts';
 import type {ControlMessageKind} from './protocol.ts';
+import type {Device} from '../types.ts';
 
 /**
  * A control message the server received, decoded with the layout of the session's version:
@@ -86,9 +86,9 @@ export class ScrcpyRegistry {
    */
   serverVersion: string | undefined;
   /**
-   * Whether the display is turned a quarter from its natural portrait orientation, as a
-   * `RotateDevice` control message leaves it (`Device.rotateDevice` toggles between portrait and
-   * landscape); servers started meanwhile stream the landscape clip.
+   * Whether the display is turned a quarter from its natural portrait orientation (rotation 1), as
+   * a `RotateDevice` control message leaves it (`Device.rotateDevice` toggles between rotation 0
+   * and 1); captures started meanwhile see a 2400×1080 display (`capture.ts`).
    */
   landscape = false;
   #clipboard: string | undefined;
@@ -161,10 +161,10 @@ export class ScrcpyRegistry {
   }
 }
 
-const registries = new WeakMap<SimulatedDevice, ScrcpyRegistry>();
+const registries = new WeakMap<Device, ScrcpyRegistry>();
 
 /** The Scrcpy registry of `device`, created on first use. */
-export function scrcpyOf(device: SimulatedDevice): ScrcpyRegistry {
+export function scrcpyOf(device: Device): ScrcpyRegistry {
   let registry = registries.get(device);
   if (!registry) {
     registry = new ScrcpyRegistry();

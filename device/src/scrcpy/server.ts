@@ -13,17 +13,21 @@
  *
  * Behaviour follows the server's source at each tag of Genymobile/scrcpy (`Server.java`,
  * `DesktopConnection.java`, `Streamer.java`/`ScreenEncoder.java`, `SurfaceEncoder.java`,
- * `AudioEncoder.java`, `Controller.java`, `CleanUp.java`), with these simplifications: the video
- * is always the clip (240x528, whatever `max_size`, display or camera is asked for; 528x240 when the
- * display is turned or `capture_orientation` turns it a quarter), every encoder
- * of the list works, and option values the simulation doesn't use are only checked for syntax.
+ * `AudioEncoder.java`, `Controller.java`, `CleanUp.java`). The video has the size the server
+ * computes (`capture.ts`: the 1080×2400 display, or its `wm size`, with `max_size`, `crop`, the
+ * rotation, `lock_video_orientation`/`capture_orientation`, `new_display` or the camera) and is
+ * encoded at that size (`media.ts`); a rotation or `resetVideo` restarts the encoder at the new
+ * size. Simplifications: every encoder of the list works, the picture is the home screen (or a
+ * synthetic camera view), and option values the simulation doesn't use are only checked for syntax.
  */
+import {displaySize} from '../framework/state.ts';
 import {SHELL} from '../fs.ts';
 import {SocketClosedError, type CommandContext, type DeviceSocket} from '../types.ts';
+import {CaptureFailure, captureGeometry, displaySizeAt, type DisplayState, type VideoGeometry} from './capture.ts';
 import {defaultEncoder, DEVICE_ENCODERS, cameraListMessage, displayListMessage, encoderListMessage} from './listing.ts';
 import {JavaException, RUNTIME_INIT_FRAMES, ServerConsole} from './log.ts';
-import {mediaClip, type MediaClip} from './media.ts';
-import {isLandscapeCapture, parseServerArguments, type ServerOptions} from './options.ts';
+import {audioClip, videoClip, type MediaClip} from './media.ts';
+import {parseServerArguments, type ServerOptions} from './options.ts';
 import {
   AudioCodecMeta,
   CODEC_IDS,
@@ -75,6 +79,19 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/**
+ * The integer value of codec option `key` in a `key[:type]=value,…` list (`CodecOption.parse`),
+ * or `undefined` when it is absent or not an integer.
+ */
+function codecOptionInteger(list: string | undefined, key: string): number | undefined {
+  if (!list) return undefined;
+  for (const entry of list.split(/(?<!\\),/)) {
+    const equal = entry.indexOf('=');
+    if (entry.slice(0, equal).split(':')[0] === key && /^-?\d+$/.test(entry.slice(equal + 1))) return Number(entry.slice(equal + 1));
+  }
+  return undefined;
+}
+
 /** Microseconds on a monotonic clock, as the encoders' timestamps (2.0+ send them as the PTS). */
 function monotonicMicros(): bigint {
   return process.hrtime.bigint() / 1000n;
@@ -93,6 +110,8 @@ export class ScrcpyServerProcess implements ScrcpySessionInfo, ClipboardListener
   readonly #registry: ScrcpyRegistry;
   readonly #classPath: string;
   readonly #console: ServerConsole;
+  /** The display rotation when the process started (what `lock_video_orientation=-2` and `capture_orientation=@` lock to). */
+  readonly #initialRotation: number;
   readonly exited: Promise<number>;
   #resolveExited!: (code: number) => void;
 
@@ -130,6 +149,7 @@ export class ScrcpyServerProcess implements ScrcpySessionInfo, ClipboardListener
   constructor(context: CommandContext, classPath: string, args: readonly string[]) {
     this.#context = context;
     this.#registry = scrcpyOf(context.device);
+    this.#initialRotation = this.#registry.landscape ? 1 : 0;
     this.#classPath = classPath;
     this.args = args;
     let pinned: string | undefined;
@@ -209,7 +229,7 @@ export class ScrcpyServerProcess implements ScrcpySessionInfo, ClipboardListener
         this.#console.log('INFO', encoderListMessage(version, 'video'));
         this.#console.log('INFO', encoderListMessage(version, 'audio'));
       }
-      if (options.listDisplays) this.#console.log('INFO', displayListMessage(version));
+      if (options.listDisplays) this.#console.log('INFO', displayListMessage(version, displaySizeAt(this.#display(), this.#rotation())));
       if (version.atLeast('2.2') && (options.listCameras || options.listCameraSizes)) {
         this.#console.log('INFO', cameraListMessage(options.listCameraSizes));
       }
@@ -284,8 +304,16 @@ export class ScrcpyServerProcess implements ScrcpySessionInfo, ClipboardListener
       if (sendDeviceMeta && sockets.length > 0) {
         const name = deviceNameField(this.#context.device.properties.get('ro.product.model') ?? '');
         if (version.deviceMetaHasSize) {
-          const clip = mediaClip('h264', this.#registry.landscape);
-          await sockets[0]!.write(DeviceMetaWithSize.serialize({deviceName: name, width: clip.width!, height: clip.height!}));
+          // `device.getScreenInfo().getVideoSize()` when the connection opens (0×0 when the crop left nothing).
+          let size = {width: 0, height: 0};
+          try {
+            size = captureGeometry(version, options, this.#display());
+          } catch (error) {
+            if (!(error instanceof CaptureFailure)) throw error;
+          }
+          await sockets[0]!.write(
+            DeviceMetaWithSize.serialize({deviceName: name, width: size.width & 0xffff, height: size.height & 0xffff}),
+          );
         } else {
           await sockets[0]!.write(DeviceMeta.serialize({deviceName: name}));
         }
@@ -412,14 +440,15 @@ export class ScrcpyServerProcess implements ScrcpySessionInfo, ClipboardListener
    * every frame duration. The PTS counts from 0 before 2.0 and from the monotonic clock after,
    * and jumps over the time a blocked write took (a real capture drops those frames), while the
    * frames themselves stay in order so the stream keeps decoding. Before each frame, `restart`
-   * may return the clip of a restarted encoder: its config packet and key frame follow at once.
+   * may return the clip of a restarted encoder (its config packet and key frame follow at once),
+   * or `null` when the restarted capture failed, which ends the stream.
    */
   async #stream(
     socket: DeviceSocket,
     clip: MediaClip,
     options: ServerOptions,
     onPacket: (pts: bigint | undefined) => void,
-    restart?: () => MediaClip | undefined,
+    restart?: () => MediaClip | null | undefined,
   ): Promise<void> {
     const version = this.#serverVersion;
     const signal = this.#abort.signal;
@@ -434,6 +463,7 @@ export class ScrcpyServerProcess implements ScrcpySessionInfo, ClipboardListener
     let elapsedUs = 0;
     for (let index = 0; !signal.aborted; index = (index + 1) % clip.frames.length) {
       const restarted = restart?.();
+      if (restarted === null) return;
       if (restarted) {
         // A new encoder: its config packet, then the clip from its key frame.
         clip = restarted;
@@ -454,7 +484,22 @@ export class ScrcpyServerProcess implements ScrcpySessionInfo, ClipboardListener
     }
   }
 
-  /** The video stream: codec metadata (2.0+), then the clip. Ends when the socket closes or the encoder can't be created. */
+  /** The display rotation now: 1 while `rotateDevice` left it landscape, else 0. */
+  #rotation(): number {
+    return this.#registry.landscape ? 1 : 0;
+  }
+
+  /** The display the capture sees: the panel's size (or `wm size`'s), its rotation now and when the server started. */
+  #display(): DisplayState {
+    return {natural: displaySize(this.#context.device), rotation: this.#rotation(), initialRotation: this.#initialRotation};
+  }
+
+  /**
+   * The video stream: codec metadata (2.0+, the size of the first capture), then the clip encoded
+   * at the capture's size; a restart (rotation, `resetVideo`) computes the size again and starts a
+   * new clip with its config packet. Ends when the socket closes, the encoder can't be created or
+   * the capture fails (logged as the server logs it).
+   */
   async #video(socket: DeviceSocket, options: ServerOptions): Promise<void> {
     const version = this.#serverVersion;
     const codec = version.hasAudio ? options.videoCodec : 'h264';
@@ -462,15 +507,33 @@ export class ScrcpyServerProcess implements ScrcpySessionInfo, ClipboardListener
     if (!encoder) return;
     const codecOptions = version.hasAudio ? options.given['video_codec_options'] : options.given['codec_options'];
     this.#logCodecOptions(version.hasAudio ? 'Video codec' : 'Codec', codecOptions);
-    const initialLandscape = this.#registry.landscape;
-    const landscape = () => isLandscapeCapture(options.captureOrientation, this.#registry.landscape, initialLandscape);
-    const clip = mediaClip(codec, landscape());
+    const androidLevel = codecOptionInteger(codecOptions, 'level');
+    const display = this.#display();
+    let uncaught: CaptureFailure | undefined;
+    /** The clip of a capture (re)started now, or `undefined` after logging why the capture failed. */
+    const capture = (): MediaClip | undefined => {
+      let geometry: VideoGeometry;
+      try {
+        geometry = captureGeometry(version, options, {...display, rotation: this.#rotation()});
+      } catch (error) {
+        if (!(error instanceof CaptureFailure)) throw error;
+        if (error.uncaught) uncaught = error;
+        else for (const log of error.logs) this.#logCapture(log);
+        return undefined;
+      }
+      // Only options that leave no picture get here (a 3.x negative max_size, a crop of a pixel):
+      // the encoder would refuse the size, with a MediaCodec error text the simulation doesn't know.
+      if (geometry.width < 2 || geometry.height < 2) return undefined;
+      return videoClip({codec: codec as 'h264' | 'h265', geometry, androidLevel});
+    };
     const restart = () => {
       if (!this.#restartVideo) return undefined;
       this.#restartVideo = false;
-      return mediaClip(codec, landscape());
+      return capture() ?? null;
     };
     try {
+      const clip = capture();
+      if (!clip) return;
       if (version.hasAudio && options.sendCodecMeta) {
         await socket.write(VideoCodecMeta.serialize({codecId: CODEC_IDS[codec]!, width: clip.width!, height: clip.height!}));
       }
@@ -488,7 +551,15 @@ export class ScrcpyServerProcess implements ScrcpySessionInfo, ClipboardListener
       if (!(error instanceof SessionEnd || error instanceof SocketClosedError)) throw error;
     } finally {
       this.#console.log('DEBUG', 'Screen streaming stopped');
+      // An exception that escapes the video thread reaches the default handler after its `finally`.
+      if (uncaught) for (const log of uncaught.logs) this.#logCapture(log);
     }
+  }
+
+  /** Logs one line of a capture failure (with its exception's trace when it has one). */
+  #logCapture(log: {level: 'WARN' | 'ERROR'; message: string; exception?: JavaException}): void {
+    if (log.exception) this.#console.error(log.message, log.exception);
+    else this.#console.log(log.level, log.message);
   }
 
   /**
@@ -589,7 +660,7 @@ export class ScrcpyServerProcess implements ScrcpySessionInfo, ClipboardListener
         return;
       }
       this.#logCodecOptions('Audio codec', options.given['audio_codec_options']);
-      const clip = mediaClip(options.audioCodec);
+      const clip = audioClip(options.audioCodec);
       if (options.sendCodecMeta) await socket.write(AudioCodecMeta.serialize({codecId: CODEC_IDS[options.audioCodec]!}));
       await this.#stream(socket, clip, options, () => this.audioPackets++);
     } catch (error) {

@@ -14,13 +14,14 @@
  * "unknown flags: …", "path too long", "unknown command …"), `daemon/framebuffer_service.cpp`
  * (header version 2, RGBA_8888 offsets).
  *
+ * Compressed transfers (`SND2`/`RCV2` with the Brotli, LZ4 or Zstandard flag, which adbd 14
+ * announces as `sendrecv_v2_brotli`, `sendrecv_v2_lz4` and `sendrecv_v2_zstd`) are decoded and
+ * encoded in `sync-compression.ts`.
+ *
  * Byte layouts are the library's own structs (`@yume-chan/adb` 2.0.1: `AdbSyncNumberRequest`,
  * `AdbSyncLstatResponse`, `AdbSyncStatResponse`, `AdbSyncEntryResponse`, `AdbSyncEntry2Response`,
  * `AdbSyncSendV2Request`, `AdbSyncFailResponse`, `AdbFrameBufferV2`).
  */
-import {brotliCompressSync, brotliDecompressSync} from 'node:zlib';
-import * as zlib from 'node:zlib';
-
 import {
   AdbFrameBufferV2,
   AdbSyncEntry2Response,
@@ -36,13 +37,12 @@ import {
 } from '@tango-v2/adb';
 import {ExactReadableEndedError} from '@tango-v2/struct';
 
-import type {SimulatedDevice} from '../device.ts';
 import {adbdCredentials, dirname, FsError, type Credentials, type FileStat, type DeviceFileSystem} from '../fs.ts';
-import type {DeviceSocket} from '../types.ts';
+import type {DeviceSocket, Device, ServiceHandler} from '../types.ts';
 import {renderScreen} from '../screen.ts';
-import {displaySize} from '../commands/android.ts';
+import {displaySize} from '../framework/state.ts';
 import {ByteReader} from '../byte-reader.ts';
-import type {ServiceHandler} from './index.ts';
+import {compressDownload, decompressUpload, SyncDecompressError, type SyncCompression} from './sync-compression.ts';
 
 /** Largest `DATA` payload adbd sends or accepts (`SYNC_DATA_MAX`). */
 export const SYNC_DATA_MAX = 64 * 1024;
@@ -55,14 +55,6 @@ const ID_QUIT = adbSyncEncodeId('QUIT');
 
 /** `kSyncFlag*` of `file_sync_protocol.h`. */
 const SyncFlag = {Brotli: 1, Lz4: 2, Zstd: 4, DryRun: 0x80000000} as const;
-
-type Compression = 'none' | 'brotli' | 'lz4' | 'zstd';
-
-/** Node's zstd functions, present from Node 22.15 / 23.8; `undefined` before. */
-const zstd = zlib as unknown as {
-  zstdCompressSync?: (data: Uint8Array) => Uint8Array;
-  zstdDecompressSync?: (data: Uint8Array) => Uint8Array;
-};
 
 /** Collects response bytes and writes them to the socket in large pieces, as adbd's writes get coalesced. */
 class SyncWriter {
@@ -144,39 +136,13 @@ function strtoul(text: string): number {
   return 0;
 }
 
-function compressionOf(flags: number): Compression | string {
-  const chosen: Compression[] = [];
+function compressionOf(flags: number): SyncCompression | string {
+  const chosen: SyncCompression[] = [];
   if (flags & SyncFlag.Brotli) chosen.push('brotli');
   if (flags & SyncFlag.Lz4) chosen.push('lz4');
   if (flags & SyncFlag.Zstd) chosen.push('zstd');
   if (chosen.length > 1) return `multiple compression flags received: ${flags | 0}`;
   return chosen[0] ?? 'none';
-}
-
-function decompress(data: Uint8Array, compression: Compression): Uint8Array | undefined {
-  switch (compression) {
-    case 'none':
-      return data;
-    case 'brotli':
-      return brotliDecompressSync(data);
-    case 'zstd':
-      return zstd.zstdDecompressSync?.(data);
-    default:
-      return undefined;
-  }
-}
-
-function compress(data: Uint8Array, compression: Compression): Uint8Array | undefined {
-  switch (compression) {
-    case 'none':
-      return data;
-    case 'brotli':
-      return brotliCompressSync(data);
-    case 'zstd':
-      return zstd.zstdCompressSync?.(data);
-    default:
-      return undefined;
-  }
 }
 
 /** One sync session: the loop of `handle_sync_command` of adbd. */
@@ -186,7 +152,7 @@ class SyncSession {
   readonly #reader: ByteReader;
   readonly #writer: SyncWriter;
 
-  constructor(device: SimulatedDevice, socket: DeviceSocket) {
+  constructor(device: Device, socket: DeviceSocket) {
     this.#fs = device.fs;
     this.#cred = adbdCredentials(device.properties);
     this.#reader = new ByteReader(socket);
@@ -244,7 +210,7 @@ class SyncSession {
         const dryRun = (flags & SyncFlag.DryRun) !== 0;
         flags = (flags & ~SyncFlag.DryRun) >>> 0;
         if (flags) return this.#fail(`unknown flags: ${flags | 0}`);
-        return this.#send(path, setup.mode, compression as Compression, dryRun);
+        return this.#send(path, setup.mode, compression as SyncCompression, dryRun);
       }
       case AdbSyncRequestId.Receive:
         return this.#receive(path, 'none');
@@ -255,7 +221,7 @@ class SyncSession {
         if (!['none', 'brotli', 'lz4', 'zstd'].includes(compression)) return this.#fail(compression);
         const unknown = flags & ~(SyncFlag.Brotli | SyncFlag.Lz4 | SyncFlag.Zstd);
         if (unknown) return this.#fail(`unknown flags: ${unknown | 0}`);
-        return this.#receive(path, compression as Compression);
+        return this.#receive(path, compression as SyncCompression);
       }
       case ID_QUIT:
         return false;
@@ -340,7 +306,7 @@ class SyncSession {
     }
   }
 
-  async #send(path: string, mode: number, compression: Compression, dryRun: boolean): Promise<boolean> {
+  async #send(path: string, mode: number, compression: SyncCompression, dryRun: boolean): Promise<boolean> {
     const fs = this.#fs;
     const cred = this.#cred;
     if ((mode & 0o170000) === 0o120000) return this.#sendLink(path, dryRun);
@@ -376,8 +342,12 @@ class SyncSession {
       if (!dryRun) fs.remove(path, {cred: undefined});
       return this.#fail(upload.error);
     }
-    const data = decompress(Buffer.concat(upload.chunks), compression);
-    if (!data) {
+    let data: Uint8Array;
+    try {
+      data = decompressUpload(Buffer.concat(upload.chunks), compression);
+    } catch (error) {
+      if (!(error instanceof SyncDecompressError)) throw error;
+      // adbd's `handle_send_file_data`: "decompress failed", the file unlinked, the session over.
       if (!dryRun) fs.remove(path);
       return this.#fail('decompress failed');
     }
@@ -447,7 +417,7 @@ class SyncSession {
   }
 
   /** `RECV`/`RCV2`: the file in `DATA` packets of at most 64 KiB, then `DONE`. */
-  async #receive(path: string, compression: Compression): Promise<boolean> {
+  async #receive(path: string, compression: SyncCompression): Promise<boolean> {
     let data: Uint8Array;
     try {
       const stat = this.#fs.statOrThrow(path, {cred: this.#cred});
@@ -458,8 +428,7 @@ class SyncSession {
       if (error instanceof FsError) return this.#fail(`open failed: ${error.description}`);
       throw error;
     }
-    const encoded = compress(data, compression);
-    if (!encoded) return this.#fail('compress failed: Operation not supported');
+    const encoded = compressDownload(data, compression);
     for (let offset = 0; offset < encoded.length; offset += SYNC_DATA_MAX) {
       const chunk = encoded.subarray(offset, Math.min(encoded.length, offset + SYNC_DATA_MAX));
       await this.#writer.push(idAndNumber(AdbSyncResponseId.Data, chunk.length), chunk);

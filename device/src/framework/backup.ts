@@ -1,8 +1,12 @@
 /**
  * `bu`, the program behind `adb backup` and `adb restore` (adbd runs `bu backup …` for the
  * `backup:` service and `bu restore` for `restore:`), as Android 14 has it:
- * `frameworks/base/cmds/bu/src/com/android/commands/bu/Backup.java` parses the arguments, and the
- * backup manager writes the archive to standard output or reads it from standard input.
+ * `frameworks/base/cmds/bu/src/com/android/commands/bu/Backup.java` (android-14.0.0_r50) parses
+ * the arguments (`main` logs `Finished.`, `run` logs `Beginning: ` + the first argument, `doBackup`
+ * logs `Unknown backup flag F`, `-all passed for backup along with specific package names` and
+ * `no backup packages supplied and neither -shared nor -all given`, `showUsage` prints its usage
+ * on standard error), and the backup manager writes the archive to standard output or reads it
+ * from standard input.
  *
  * What the simulated one does:
  * - flags are single-dash words (`-apk`, `-shared`, `-all`, `-user N`…); any other word that
@@ -14,10 +18,14 @@
  *   version), `1` or `0` (compressed) and `none` (not encrypted), then a tar archive, compressed
  *   with zlib's deflate unless `-nocompress`. It holds `apps/PACKAGE/_manifest` for each app, and
  *   `apps/PACKAGE/a/base.apk` with `-apk`; the apps' data is not simulated.
+ *
+ * The archive header comes from
+ * `frameworks/base/services/backup/java/com/android/server/backup/fullbackup/PerformAdbBackupTask.java`
+ * (`ANDROID BACKUP`, `BACKUP_FILE_VERSION`, the compression flag, `none`).
  */
 import {constants, deflateSync, inflateSync} from 'node:zlib';
 
-import {addLog, androidState, type PackageRecord} from './android.ts';
+import {addLog, androidState, type PackageRecord} from './state.ts';
 import type {CommandContext, CommandHandler} from '../types.ts';
 
 /** The first line of an `adb backup` file (`UserBackupManagerService.BACKUP_FILE_HEADER_MAGIC`). */
@@ -67,6 +75,11 @@ function tar(files: readonly (readonly [string, Uint8Array])[], mtime: number): 
 function manifest(record: PackageRecord, withApk: boolean): Uint8Array {
   const lines = ['1', record.name, String(record.versionCode), '34', record.installer ?? '', withApk ? '1' : '0', '0'];
   return new TextEncoder().encode(lines.map((line) => `${line}\n`).join(''));
+}
+
+/** The header of an `adb backup` file: the magic, the format version, `1`/`0` (compressed), `none` (not encrypted). */
+function archiveHeaderText(compress: boolean): string {
+  return `${BACKUP_MAGIC}${BACKUP_VERSION}\n${compress ? 1 : 0}\nnone\n`;
 }
 
 async function backup(context: CommandContext, args: readonly string[]): Promise<number> {
@@ -130,8 +143,7 @@ async function backup(context: CommandContext, args: readonly string[]): Promise
     if (options.apk) files.push([`apps/${record.name}/a/base.apk`, fs.readFile(record.path)]);
   }
   const body = tar(files, mtime);
-  const header = `${BACKUP_MAGIC}${BACKUP_VERSION}\n${options.compress ? 1 : 0}\nnone\n`;
-  await context.stdout(header);
+  await context.stdout(archiveHeaderText(options.compress));
   await context.stdout(options.compress ? new Uint8Array(deflateSync(body)) : body);
   return 0;
 }
@@ -190,24 +202,40 @@ async function restore(context: CommandContext): Promise<number> {
   return 0;
 }
 
+/** `Backup.showUsage()`. */
+const USAGE_TEXT = [
+  ' backup [-user USER_ID] [-f FILE] [-apk|-noapk] [-obb|-noobb] [-shared|-noshared]',
+  '        [-all] [-system|-nosystem] [-keyvalue|-nokeyvalue] [PACKAGE...]',
+  "     write an archive of the device's data to FILE [default=backup.adb]",
+  '     package list optional if -all/-shared are supplied',
+  '     -user: user ID for which to perform the operation (default - system user)',
+  "     -apk/-noapk: do/don't back up .apk files (default -noapk)",
+  "     -obb/-noobb: do/don't back up .obb files (default -noobb)",
+  "     -shared|-noshared: do/don't back up shared storage (default -noshared)",
+  '     -all: back up all installed applications',
+  '     -system|-nosystem: include system apps in -all (default -system)',
+  '     -keyvalue|-nokeyvalue: include apps that perform key/value backups.',
+  '         (default -nokeyvalue)',
+  ' restore [-user USER_ID] FILE       restore device contents from FILE',
+  '     -user: user ID for which to perform the operation (default - system user)',
+  '',
+].join('\n');
+
 /**
- * `bu backup|restore …`: see the file's comment. `Called run() with args: …`, `Beginning: …` and
- * `Finished.` go to the log as `Backup.java` writes them; a first word other than `backup` or
- * `restore` prints the usage on standard error.
+ * `bu backup|restore …`: see the file's comment. `Beginning: …` and `Finished.` go to the log as
+ * `Backup.java` writes them; a first word other than `backup` or `restore` prints the usage on
+ * standard error; no word at all fails in `run` (`Error running backup/restore`).
  */
 export const bu: CommandHandler = async (context) => {
   const args = context.argv.slice(1);
-  log(context, 3, 'bu', `Called run() with args: ${args.join(' ')}`);
-  log(context, 3, 'bu', `Beginning: ${args[0] ?? ''}`);
-  const rest = args.slice(1);
-  if (args[0] === 'backup') await backup(context, rest);
-  else if (args[0] === 'restore') await restore(context);
-  else {
-    await context.stderr(
-      ' backup [-user USER_ID] [-f FILE] [-apk|-noapk] [-obb|-noobb] [-shared|-noshared]\n' +
-        '        [-all] [-system|-nosystem] [-keyvalue|-nokeyvalue] [PACKAGE...]\n' +
-        ' restore [-user USER_ID] FILE       restore device contents from FILE\n',
-    );
+  if (args[0] === undefined) {
+    log(context, 6, 'bu', 'Error running backup/restore');
+  } else {
+    log(context, 3, 'bu', `Beginning: ${args[0]}`);
+    const rest = args.slice(1);
+    if (args[0] === 'backup') await backup(context, rest);
+    else if (args[0] === 'restore') await restore(context);
+    else await context.stderr(USAGE_TEXT);
   }
   log(context, 3, 'bu', 'Finished.');
   return 0;
