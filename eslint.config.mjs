@@ -6,6 +6,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import docusaurus from '@docusaurus/eslint-plugin';
 import globals from 'globals';
+import importX from 'eslint-plugin-import-x';
 
 export default tseslint.config(
   {
@@ -28,6 +29,17 @@ export default tseslint.config(
   {
     plugins: {'@docusaurus': docusaurus},
     rules: docusaurus.configs.recommended.rules,
+  },
+  {
+    // The simulated device's parts depend on the interfaces in device/src/types.ts, and device.ts
+    // composes them: no module of device/src may import one that imports it back.
+    files: ['device/src/**/*.ts'],
+    plugins: {'import-x': importX},
+    settings: {
+      'import-x/parsers': {'@typescript-eslint/parser': ['.ts', '.tsx']},
+      'import-x/resolver': {node: {extensions: ['.ts', '.tsx', '.js', '.mjs']}},
+    },
+    rules: {'import-x/no-cycle': 'error'},
   },
   {
     languageOptions: {globals: {...globals.browser, ...globals.node}},

@@ -2,8 +2,8 @@
 # Usage: npm test   (or: bash scripts/test.sh)
 # Runs every test of the site: type-check, lint and format, unit tests, code-sample check, production build,
 # and the browser tests (Playwright with Debian's Chromium against the served build).
-# Installs Debian's chromium and adb when missing and it runs as root; otherwise says what to
-# install. Prints, as its last line, "total: N passed, F failed; samples run: N passed, F failed, K not run".
+# Installs what it needs from Debian when missing and it runs as root (chromium; adb; bubblewrap,
+# a C compiler, make and xz for the simulated device's sandbox); otherwise says what to install. Prints, as its last line, "total: N passed, F failed; samples run: N passed, F failed, K not run".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -40,20 +40,29 @@ find_chromium() {
   return 1
 }
 
-stage "browser and adb"
+stage "browser, adb and the device's sandbox"
 # Debian's chromium runs the browser tests; Debian's adb (Google's ADB server) reaches the
-# simulated device in device/test/adb-server.test.ts. Both are installed when missing and this
-# runs as root; otherwise the command to run is printed.
+# simulated device in device/test/adb-server.test.ts and Google's device tests; bubblewrap, gcc,
+# make, xz and acl build and run the device's sandbox (device/README.md). They are installed when
+# missing and this runs as root; otherwise the command to run is printed.
 missing=()
 chromium=$(find_chromium) || missing+=(chromium)
 command -v adb >/dev/null || missing+=(adb)
+command -v bwrap >/dev/null || missing+=(bubblewrap)
+command -v cc >/dev/null || missing+=(gcc)
+command -v make >/dev/null || missing+=(make)
+command -v xz >/dev/null || missing+=(xz-utils)
+command -v script >/dev/null || missing+=(bsdutils)
+command -v setfacl >/dev/null || missing+=(acl)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
     echo "Installing Debian's ${missing[*]}."
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null \
       || { echo "apt-get install ${missing[*]} failed"; count 0 1; finish 1; }
     chromium=$(find_chromium) || { echo "chromium installed but not found"; count 0 1; finish 1; }
-    command -v adb >/dev/null || { echo "adb installed but not found"; count 0 1; finish 1; }
+    for program in adb bwrap cc make xz script setfacl; do
+      command -v "$program" >/dev/null || { echo "$program installed but not found"; count 0 1; finish 1; }
+    done
   else
     echo "Missing: ${missing[*]}. Install with: sudo apt-get install -y ${missing[*]}"
     echo "(CHROMIUM_PATH may point at another Chromium or Chrome binary), then run npm test again."
@@ -81,6 +90,12 @@ unit_pid=$!
 samples_log=$(mktemp)
 ( time CHROMIUM_PATH="$chromium" npm run --silent check:samples -- --run ) >"$samples_log" 2>&1 &
 samples_pid=$!
+
+# Google's adb device tests (test_device.py) against the simulated device: every test passes but
+# those device/test/aosp-adb-tests.expected lists, with why.
+aosp_log=$(mktemp)
+( time bash scripts/aosp-adb-tests.sh ) >"$aosp_log" 2>&1 &
+aosp_pid=$!
 
 # build/: the site as served, plus the test-only route; build-analytics/: the home pages of the
 # latest version's four sidebars only, with a placeholder analytics ID, for the analytics tests
@@ -114,6 +129,10 @@ cat "$unit_log"
 unit_pass=$(sed -n 's/^# pass \([0-9]*\)$/\1/p' "$unit_log" | tail -1)
 unit_fail=$(sed -n 's/^# fail \([0-9]*\)$/\1/p' "$unit_log" | tail -1)
 count_stage "${unit_pass:-0}" "${unit_fail:-1}" "$unit_status"
+
+stage "Google's adb device tests"
+if wait "$aosp_pid"; then count 1 0; else count 0 1; fi
+cat "$aosp_log"
 
 stage "code samples"
 wait "$samples_pid"

@@ -190,7 +190,7 @@ static void pass_data_streams(struct subprocess *sp) {
     }
     if (conn_alive && fds[2].fd >= 0 && (fds[2].revents & (POLLIN | POLLHUP | POLLERR))) {
       uint8_t id;
-      char *data;
+      char *data = NULL;
       uint32_t length;
       if (read_packet(sp->conn, &id, &data, &length) < 0) {
         conn_alive = 0;
@@ -390,6 +390,9 @@ static void spawn(int conn, struct request *rq) {
 
 /* ---- sockets: forward and reverse tunnels -------------------------------------------------- */
 
+/* The first port a tcp:0 listener gets (see listen_socket). */
+#define FIRST_PICKED_PORT 38211
+
 /*
  * Parses an adb socket spec (adb `socket_spec.cpp`): tcp:PORT, tcp:HOST:PORT, localabstract:NAME,
  * localreserved:NAME (/dev/socket/NAME), localfilesystem:PATH and local:PATH. Returns the address
@@ -477,41 +480,61 @@ static void relay(int a, int b) {
   close(b);
 }
 
-static void connect_socket(int conn, struct request *rq) {
+/* Returns -1 when it failed before taking `conn` over (the caller closes it), else 0. */
+static int connect_socket(int conn, struct request *rq) {
   struct sockaddr_storage address;
   int family;
   const char *error = NULL;
   socklen_t length = parse_address(request_get(rq, "address", ""), &address, &family, &error);
   if (length == (socklen_t)-1) {
     reply(conn, "error %s", error);
-    return;
+    return -1;
   }
   int fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0 || connect(fd, (struct sockaddr *)&address, length) < 0) {
     reply(conn, "error %s", strerror(errno));
     if (fd >= 0) close(fd);
-    return;
+    return -1;
   }
   reply(conn, "ok");
   relay(conn, fd);
+  return 0;
 }
 
-static void listen_socket(int conn, struct request *rq) {
+/* Returns -1 when it failed before taking `conn` over (the caller closes it), else 0. */
+static int listen_socket(int conn, struct request *rq) {
   struct sockaddr_storage address;
   int family;
   const char *error = NULL;
   socklen_t length = parse_address(request_get(rq, "address", ""), &address, &family, &error);
   if (length == (socklen_t)-1) {
     reply(conn, "error %s", error);
-    return;
+    return -1;
   }
   int fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
   int one = 1;
   if (family == AF_INET) setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-  if (fd < 0 || bind(fd, (struct sockaddr *)&address, length) < 0 || listen(fd, 128) < 0) {
+  struct sockaddr_in *in = (struct sockaddr_in *)&address;
+  if (fd >= 0 && family == AF_INET && in->sin_port == 0) {
+    /*
+     * tcp:0: the kernel would pick a random free port; the device takes the first free one from
+     * FIRST_PICKED_PORT (in the kernel's ephemeral range), so that what a program prints of it is
+     * the same on every run.
+     */
+    for (int port = FIRST_PICKED_PORT; port < 61000; port++) {
+      in->sin_port = htons((uint16_t)port);
+      if (bind(fd, (struct sockaddr *)&address, length) == 0) break;
+      if (errno != EADDRINUSE) break;
+    }
+  } else if (fd >= 0 && bind(fd, (struct sockaddr *)&address, length) < 0) {
+    reply(conn, "error %s", strerror(errno));
+    close(fd);
+    return -1;
+  }
+  if (fd < 0 || listen(fd, 128) < 0) {
     reply(conn, "error %s", strerror(errno));
     if (fd >= 0) close(fd);
-    return;
+    return -1;
   }
   int port = 0;
   if (family == AF_INET) {
@@ -542,16 +565,19 @@ static void listen_socket(int conn, struct request *rq) {
   close(fd);
   pending_drop(conn);
   close(conn);
+  return 0;
 }
 
-static void take_socket(int conn, struct request *rq) {
+/* Returns -1 when it failed before taking `conn` over (the caller closes it), else 0. */
+static int take_socket(int conn, struct request *rq) {
   int fd = pending_take((unsigned long)request_number(rq, "token", 0));
   if (fd < 0) {
     reply(conn, "error no such connection");
-    return;
+    return -1;
   }
   reply(conn, "ok");
   relay(conn, fd);
+  return 0;
 }
 
 /* ---- connections from Node.js ---------------------------------------------------------- */
@@ -595,11 +621,11 @@ static void *serve(void *argument) {
     spawn(conn, rq);
     linger_close(conn);
   } else if (strcmp(rq->op, "connect") == 0) {
-    connect_socket(conn, rq);
+    if (connect_socket(conn, rq) < 0) close(conn);
   } else if (strcmp(rq->op, "listen") == 0) {
-    listen_socket(conn, rq);
+    if (listen_socket(conn, rq) < 0) close(conn);
   } else if (strcmp(rq->op, "take") == 0) {
-    take_socket(conn, rq);
+    if (take_socket(conn, rq) < 0) close(conn);
   } else {
     reply(conn, "error unknown operation %s", rq->op);
     close(conn);
@@ -610,11 +636,13 @@ static void *serve(void *argument) {
 }
 
 /*
- * adbd [SOCKET]: listens on SOCKET (default /dev/socket/adbd) and serves each connection in a
- * thread until the listening socket fails.
+ * adbd [OPTIONS]: listens on /dev/socket/adbd and serves each connection in a thread until the
+ * listening socket fails. Its options (adbd.rc's `--root_seclabel=…`) change nothing here.
  */
 int adbd_main(int argc, char **argv) {
-  const char *path = argc > 1 ? argv[1] : "/dev/socket/adbd";
+  (void)argc;
+  (void)argv;
+  const char *path = "/dev/socket/adbd";
   /* adbd ignores SIGPIPE to get EPIPE; its children get SIG_DFL back (see spawn). */
   signal(SIGPIPE, SIG_IGN);
   /* adbd's main() sets umask(0), which every shell inherits. */

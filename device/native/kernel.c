@@ -6,11 +6,14 @@
  *   (`osrelease`, `version`, `arch`); the node name is the sandbox's own (localhost, as init sets
  *   it on a phone).
  * - The wall clock (`clock_gettime` of the real-time clocks, `gettimeofday`, `time`): the device's
- *   fixed clock, so that what a program prints is the same on every run.
+ *   fixed clock when the program started, running on from there (each program starts at the same
+ *   instant, so what it prints is the same on every run, and `time` or a loop still sees time pass).
  * - File times (`stat` and its kin, `statx`): a time at or after the device started (it happened
  *   on the device, after boot) reads as the device's clock; earlier ones (the system image's
  *   2009-01-01, the seeded user files) as they are.
  *
+ * - `sysinfo(2)` (what `uptime` reads): the uptime and load averages of the files laid over
+ *   /proc/uptime and /proc/loadavg.
  * - The locale: a program asking for the environment's (`setlocale(…, "")`) where no `LC_*` or
  *   `LANG` is set gets C.UTF-8 (from /system/usr/locale), as bionic's C locale handles UTF-8; glibc's
  *   would print a file name like 로보카 as escapes.
@@ -25,6 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysinfo.h>
 #include <sys/time.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -34,6 +39,19 @@
 
 static long long device_now = -1;
 static long long device_boot;
+/* The host's real-time clock, in nanoseconds, when this program first asked for the time. */
+static long long started_ns;
+
+static long long real_time_ns(void) {
+  struct timespec now;
+  syscall(SYS_clock_gettime, CLOCK_REALTIME, &now);
+  return (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
+}
+
+/* The device clock now, in nanoseconds since the epoch. */
+static long long device_time_ns(void) {
+  return device_now * 1000000000LL + (real_time_ns() - started_ns);
+}
 
 static ssize_t read_small(const char *path, char *buffer, size_t size) {
   int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -57,6 +75,7 @@ static int load_clock(void) {
   char *end;
   long long now = strtoll(buffer, &end, 10);
   device_boot = strtoll(end, NULL, 10);
+  started_ns = real_time_ns();
   device_now = now;
   return 1;
 }
@@ -157,8 +176,9 @@ int clock_gettime(clockid_t clock, struct timespec *time) {
   REAL(clock_gettime);
   int result = real(clock, time);
   if (result == 0 && (clock == CLOCK_REALTIME || clock == CLOCK_REALTIME_COARSE || clock == CLOCK_TAI) && load_clock()) {
-    time->tv_sec = (time_t)device_now;
-    time->tv_nsec = 0;
+    long long ns = device_time_ns();
+    time->tv_sec = (time_t)(ns / 1000000000LL);
+    time->tv_nsec = (long)(ns % 1000000000LL);
   }
   return result;
 }
@@ -167,8 +187,9 @@ int gettimeofday(struct timeval *restrict time, void *restrict zone) {
   REAL(gettimeofday);
   int result = real(time, zone);
   if (result == 0 && load_clock()) {
-    time->tv_sec = (time_t)device_now;
-    time->tv_usec = 0;
+    long long ns = device_time_ns();
+    time->tv_sec = (time_t)(ns / 1000000000LL);
+    time->tv_usec = (suseconds_t)(ns % 1000000000LL / 1000);
   }
   return result;
 }
@@ -177,7 +198,7 @@ time_t time(time_t *out) {
   REAL(time);
   time_t result = real(out);
   if (load_clock()) {
-    result = (time_t)device_now;
+    result = (time_t)(device_time_ns() / 1000000000LL);
     if (out) *out = result;
   }
   return result;
@@ -212,4 +233,20 @@ char *setlocale(int category, const char *locale) {
     if (result) return result;
   }
   return real(category, locale);
+}
+
+int sysinfo(struct sysinfo *info) {
+  REAL(sysinfo);
+  int result = real(info);
+  if (result != 0) return result;
+  char buffer[128];
+  if (read_small("/proc/uptime", buffer, sizeof(buffer)) > 0) info->uptime = strtol(buffer, NULL, 10);
+  if (read_small("/proc/loadavg", buffer, sizeof(buffer)) > 0) {
+    char *p = buffer;
+    for (int i = 0; i < 3; i++) {
+      double load = strtod(p, &p);
+      info->loads[i] = (unsigned long)(load * (1 << SI_LOAD_SHIFT) + 0.5);
+    }
+  }
+  return 0;
 }

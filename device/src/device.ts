@@ -8,7 +8,6 @@
  */
 import {createServer, type Server, type Socket} from 'node:net';
 import {join} from 'node:path';
-import * as zlib from 'node:zlib';
 
 import {AuthPolicy, type AuthorizationPrompt} from './auth.ts';
 import {startSystemServer} from './framework/server.ts';
@@ -16,14 +15,18 @@ import {DeviceFileSystem} from './fs.ts';
 import {startHttpServer} from './http-server.ts';
 import {createDeviceTree, removeDeviceTree, type DeviceTree} from './rootfs.ts';
 import {processPartitions} from './sandbox/image.ts';
-import {streamOfSocket} from './sandbox/bridge.ts';
 import {Sandbox} from './sandbox/sandbox.ts';
 import {DeviceTransport} from './transport.ts';
-import {SocketClosedError, type ByteConnection, type CommandHandler, type DeviceSocket} from './types.ts';
-import {defaultCommands} from './commands/index.ts';
-import {defaultServices, type ServiceHandler} from './services/index.ts';
+import {SocketClosedError, type ByteConnection, type CommandHandler, type Device, type DeviceSocket, type ServiceHandler} from './types.ts';
+import {defaultCommands} from './framework/programs.ts';
+import {defaultServices} from './services/index.ts';
 
-/** The features adbd 14 announces (adbd `transport.cpp` `supported_features`), less the compressions Node lacks. */
+/**
+ * The features adbd 14 announces in its `CNXN` banner: adbd's `transport.cpp`
+ * `supported_features()` (LineageOS/android_packages_modules_adb, `lineage-21.0`), in its order,
+ * with `delayed_ack`, which adbd always adds. The sync service decodes and encodes every
+ * compression listed here (`services/sync-compression.ts`).
+ */
 export const DEFAULT_FEATURES: readonly string[] = [
   'shell_v2',
   'cmd',
@@ -38,36 +41,115 @@ export const DEFAULT_FEATURES: readonly string[] = [
   'track_app',
   'sendrecv_v2',
   'sendrecv_v2_brotli',
-  // Node 20 has no LZ4 and no Zstandard (zstd arrived in node:zlib with 22.15): announce only what
-  // the sync service can decompress, or Google's adb would push with them.
-  ...(typeof (zlib as {zstdDecompressSync?: unknown}).zstdDecompressSync === 'function' ? ['sendrecv_v2_zstd'] : []),
+  'sendrecv_v2_lz4',
+  'sendrecv_v2_zstd',
   'sendrecv_v2_dry_run_send',
   'openscreen_mdns',
   'delayed_ack',
 ];
 
-/** The system properties of a Pixel 7 on Android 14 that the samples and the library read. */
+/**
+ * The system properties of a Pixel 7 (`panther`) on Android 14's February 2024 build
+ * (`UQ1A.240205.002`), as `getprop` lists them. Sources, by group (the research notes'
+ * `/tmp/research/pixel7.md` §0 and §1 give the commits):
+ * - LOS-PANTAH: LineageOS/android_device_google_pantah, `lineage_panther.mk` at 29c01dcb (the
+ *   February 2024 fingerprint and `PRIVATE_BUILD_DESC`), `panther/BoardConfig.mk`;
+ * - LOS-GS201: LineageOS/android_device_google_gs201 at d0495834 (`device.mk`, `device-common.mk`,
+ *   `conf/init.gs201.usb.rc`);
+ * - DUMP: leddaz-dump-stash/google_panther_dump, the `vendor/build.prop` (0b947ef4) and
+ *   `system/system/build.prop` (fc6088d4) of panther's Android 14 beta images, for the values that
+ *   don't change from build to build;
+ * - PF-211: the `getprop` of a Pixel 8 on `UQ1A.240205.004` (badabing2005/PixelFlasher issue 211).
+ */
 export const DEFAULT_PROPERTIES: Readonly<Record<string, string>> = {
+  // Build identity: LOS-PANTAH 29c01dcb (fingerprint, id, incremental, description); DUMP system
+  // build.prop for the other fields (display.id equals the id; flavor `<product>-<type>`).
+  'ro.build.id': 'UQ1A.240205.002',
+  'ro.build.display.id': 'UQ1A.240205.002',
+  'ro.build.version.incremental': '11224170',
+  'ro.build.fingerprint': 'google/panther/panther:14/UQ1A.240205.002/11224170:user/release-keys',
+  'ro.build.description': 'panther-user 14 UQ1A.240205.002 11224170 release-keys',
+  'ro.build.flavor': 'panther-user',
+  'ro.build.product': 'panther',
+  'ro.build.type': 'user',
+  'ro.build.tags': 'release-keys',
+  'ro.build.user': 'android-build',
+  'ro.build.characteristics': 'nosdcard', // LOS-GS201 device.mk: PRODUCT_CHARACTERISTICS
+  'ro.build.ab_update': 'true', // DUMP vendor build.prop
+  // Android version: DUMP system build.prop (a release build: codename REL, preview SDK 0).
+  'ro.build.version.release': '14',
+  'ro.build.version.release_or_codename': '14',
+  'ro.build.version.release_or_preview_display': '14',
+  'ro.build.version.sdk': '34',
+  'ro.build.version.codename': 'REL',
+  'ro.build.version.all_codenames': 'REL',
+  'ro.build.version.preview_sdk': '0',
+  'ro.build.version.preview_sdk_fingerprint': 'REL',
+  'ro.build.version.min_supported_target_sdk': '28',
+  'ro.build.version.base_os': '',
+  // Derived from the build id's date code (240205): the February 2024 build.prop itself wasn't found.
+  'ro.build.version.security_patch': '2024-02-05',
+  // Product: DUMP vendor build.prop (`ro.product.vendor.*`, name `panther` on a stable build as in
+  // LOS-PANTAH's TARGET_PRODUCT), LOS-PANTAH (PRODUCT_MODEL, TARGET_BOOTLOADER_BOARD_NAME).
   'ro.product.name': 'panther',
   'ro.product.model': 'Pixel 7',
   'ro.product.device': 'panther',
   'ro.product.manufacturer': 'Google',
   'ro.product.brand': 'google',
-  'ro.build.version.release': '14',
-  'ro.build.version.sdk': '34',
-  'ro.build.id': 'UQ1A.240205.004',
-  'ro.build.type': 'user',
-  'ro.build.fingerprint': 'google/panther/panther:14/UQ1A.240205.004/11269751:user/release-keys',
-  'ro.serialno': '2B141FDH2003ZK',
+  'ro.product.board': 'panther',
+  'ro.product.first_api_level': '33',
+  'ro.product.locale': 'en-US', // DUMP system build.prop
+  // 64-bit only: DUMP vendor build.prop (`ro.vendor.product.cpu.abilist*`), DUMP system build.prop
+  // (`ro.product.cpu.abi`); a Pixel 8 on UQ1A.240205.004 lists the same (PF-211).
   'ro.product.cpu.abi': 'arm64-v8a',
-  'ro.product.cpu.abilist': 'arm64-v8a,armeabi-v7a,armeabi',
+  'ro.product.cpu.abilist': 'arm64-v8a',
+  'ro.product.cpu.abilist32': '',
+  'ro.product.cpu.abilist64': 'arm64-v8a',
+  // SoC and graphics: DUMP vendor build.prop; LOS-GS201 device.mk (TARGET_BOARD_PLATFORM, GLES
+  // 3.2 = 196610) and device-common.mk (ro.soc.*); LOS-PANTAH BoardConfig.mk (density).
+  'ro.board.platform': 'gs201',
+  'ro.soc.manufacturer': 'Google',
+  'ro.soc.model': 'GS201',
+  // Inferred, not captured: init imports /vendor/etc/init/hw/init.${ro.hardware}.rc and the only
+  // board file panther ships is init.panther.rc (DUMP all_files.txt, LOS-PANTAH conf/).
+  'ro.hardware': 'panther',
+  'ro.hardware.egl': 'mali',
+  'ro.hardware.vulkan': 'mali',
+  'ro.opengles.version': '196610',
   'ro.sf.lcd_density': '420',
+  // Security of a user build: DUMP system build.prop.
+  'ro.secure': '1',
+  'ro.adb.secure': '1',
   'ro.debuggable': '0',
+  'ro.force.debuggable': '0',
+  // Runtime: DUMP vendor build.prop (LOS-GS201 device.mk inherits phone-xhdpi-6144-dalvik-heap.mk).
+  'ro.zygote': 'zygote64',
+  'persist.sys.dalvik.vm.lib.2': 'libart.so',
+  'dalvik.vm.isa.arm64.variant': 'cortex-a55',
+  'dalvik.vm.isa.arm64.features': 'default',
+  'dalvik.vm.heapstartsize': '16m',
+  'dalvik.vm.heapgrowthlimit': '256m',
+  'dalvik.vm.heapsize': '512m',
+  'dalvik.vm.heaptargetutilization': '0.5',
+  'dalvik.vm.heapminfree': '8m',
+  'dalvik.vm.heapmaxfree': '32m',
+  // Treble: DUMP system build.prop (treble), DUMP vendor build.prop (VNDK).
+  'ro.treble.enabled': 'true',
+  'ro.vndk.version': '34',
+  // USB debugging with "No data transfer": PF-211 (`persist.sys.usb.config` = adb); gs201's init
+  // copies sys.usb.config to sys.usb.state (LOS-GS201 conf/init.gs201.usb.rc).
+  'persist.sys.usb.config': 'adb',
+  'sys.usb.config': 'adb',
+  'sys.usb.state': 'adb',
+  // adbd: `init.svc.<service>` is init's state of a service; `service.adb.root` 0 = not `adb root`.
+  'init.svc.adbd': 'running',
   'service.adb.root': '0',
+  // The simulator's own: a serial in the Pixels' 14-character format (PF-211, PF-60), the locale
+  // and time zone of its fixed clock, and a finished boot.
+  'ro.serialno': '2B141FDH2003ZK',
   'persist.sys.locale': 'en-US',
   'persist.sys.timezone': 'Etc/UTC',
   'sys.boot_completed': '1',
-  'init.svc.adbd': 'running',
 };
 
 export interface DeviceOptions {
@@ -102,7 +184,7 @@ export const DEFAULT_NOW = Date.UTC(2024, 2, 1, 12, 0, 0);
  * A simulated Android device. Attach host connections with `listen` (TCP, for Google's ADB server
  * and `AdbDaemonTransport` over `node:net`) or `attach` (any byte stream, e.g. the WebUSB bridge).
  */
-export class SimulatedDevice {
+export class SimulatedDevice implements Device {
   readonly properties: Map<string, string>;
   readonly features: readonly string[];
   readonly version: number;
@@ -125,8 +207,6 @@ export class SimulatedDevice {
   readonly transports = new Set<DeviceTransport>();
   /** Local sockets that device programs listen on (`localabstract:scrcpy_1a2b3c4d`, `tcp:8080`). */
   readonly #listeners = new Map<string, (socket: DeviceSocket) => void>();
-  /** The sandbox side of each listener: what stops device programs reaching it. */
-  readonly #mirrors = new Map<string, Promise<(() => void) | undefined>>();
   readonly #servers = new Set<Server>();
   readonly #systemServer: Server;
   #sandbox: Promise<Sandbox> | undefined;
@@ -196,41 +276,9 @@ export class SimulatedDevice {
   async sandbox(): Promise<Sandbox> {
     if (this.#closed) throw new Error('the device is closed');
     // A sandbox whose init died (as a phone's adbd restarts after a crash) is started again.
-    if ((await this.#sandbox?.catch(() => undefined))?.exited) {
-      this.#sandbox = undefined;
-      this.#mirrors.clear();
-    }
-    if (!this.#sandbox) {
-      this.#sandbox = Promise.resolve().then(() => new Sandbox(this.tree));
-      void this.#sandbox.then(
-        () => {
-          for (const address of this.#listeners.keys()) this.#mirror(address);
-        },
-        () => undefined,
-      );
-    }
+    if ((await this.#sandbox?.catch(() => undefined))?.exited) this.#sandbox = undefined;
+    this.#sandbox ??= Promise.resolve().then(() => new Sandbox(this.tree));
     return this.#sandbox;
-  }
-
-  /** Lets device programs in the sandbox connect to a listener the Node.js side plays. */
-  #mirror(address: string): void {
-    const onConnect = this.#listeners.get(address);
-    if (!onConnect || this.#mirrors.has(address) || !this.#sandbox) return;
-    this.#mirrors.set(
-      address,
-      this.#sandbox
-        .then((sandbox) => sandbox.listen(address, (socket) => onConnect(streamOfSocket(socket, address))))
-        .then(
-          ({close}) => close,
-          () => undefined,
-        ),
-    );
-  }
-
-  #unmirror(address: string): void {
-    const mirror = this.#mirrors.get(address);
-    this.#mirrors.delete(address);
-    void mirror?.then((close) => close?.());
   }
 
   /** Stops listening, hangs up every host, ends the device's programs and removes its files. */
@@ -253,12 +301,8 @@ export class SimulatedDevice {
   listenLocal(address: string, onConnect: (socket: DeviceSocket) => void): () => void {
     if (this.#listeners.has(address)) throw new Error(`EADDRINUSE: ${address}`);
     this.#listeners.set(address, onConnect);
-    this.#mirror(address);
     return () => {
-      if (this.#listeners.get(address) === onConnect) {
-        this.#listeners.delete(address);
-        this.#unmirror(address);
-      }
+      if (this.#listeners.get(address) === onConnect) this.#listeners.delete(address);
     };
   }
 

@@ -6,10 +6,9 @@
  * connection (it closes the connection after the answer), `GET` and `HEAD` of a file or of a
  * directory (its `index.html`, or a listing), `404 File not found`, and `501` for other methods.
  */
-import type {SimulatedDevice} from './device.ts';
 import {FsError, type Credentials} from './fs.ts';
 import {TERMUX_HOME, termuxUid} from './rootfs.ts';
-import type {DeviceSocket} from './types.ts';
+import type {DeviceSocket, Device} from './types.ts';
 
 /** Where it listens. */
 const HTTP_SERVER_ADDRESS = 'tcp:8080';
@@ -49,7 +48,7 @@ function contentType(name: string): string {
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** `SimpleHTTPRequestHandler.list_directory`: the entries sorted case-insensitively, `/` after folders. */
-function listing(device: SimulatedDevice, folder: string, urlPath: string): string {
+function listing(device: Device, folder: string, urlPath: string): string {
   const title = `Directory listing for ${escapeHtml(decodeURIComponent(urlPath))}`;
   const names = device.fs.readdir(folder, {cred: TERMUX}).sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()));
   const items = names.map((name) => {
@@ -71,7 +70,7 @@ function listing(device: SimulatedDevice, folder: string, urlPath: string): stri
 }
 
 /** The answer to one request line: the status line and headers, and the body (sent only for `GET`). */
-function answer(device: SimulatedDevice, method: string, target: string): {head: string; body: Uint8Array} {
+function answer(device: Device, method: string, target: string): {head: string; body: Uint8Array} {
   const date = new Date(device.now()).toUTCString();
   const head = (status: string, headers: Array<[string, string | number]>) =>
     [`HTTP/1.0 ${status}`, `Server: ${SERVER}`, `Date: ${date}`, ...headers.map(([name, value]) => `${name}: ${value}`), '', ''].join(
@@ -136,7 +135,7 @@ function answer(device: SimulatedDevice, method: string, target: string): {head:
 }
 
 /** Reads one request (up to the blank line after its headers), answers it, and closes the connection. */
-async function serve(device: SimulatedDevice, socket: DeviceSocket): Promise<void> {
+async function serve(device: Device, socket: DeviceSocket): Promise<void> {
   let request = '';
   const decoder = new TextDecoder();
   while (!/\r?\n\r?\n/.test(request)) {
@@ -152,6 +151,6 @@ async function serve(device: SimulatedDevice, socket: DeviceSocket): Promise<voi
 }
 
 /** Starts the server on `device`: from then on, `tcp:8080` on the device answers. */
-export function startHttpServer(device: SimulatedDevice): void {
+export function startHttpServer(device: Device): void {
   device.listenLocal(HTTP_SERVER_ADDRESS, (socket) => void serve(device, socket).catch(() => socket.close()));
 }

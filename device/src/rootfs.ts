@@ -21,7 +21,7 @@ import {mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync} 
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 
-import {buildApk} from './apk.ts';
+import {buildApk, gzipApk} from './apk.ts';
 import {AID, DeviceFileSystem, dirname, type Mount} from './fs.ts';
 import {SEEDED_PACKAGES} from './packages.ts';
 import {screenPng} from './screen.ts';
@@ -151,13 +151,18 @@ function seed(fs: DeviceFileSystem): void {
     file(`/system/framework/${name}.jar`, patternBytes(8192 - index * 1024, [0x50, 0x4b, 0x03, 0x04], 7 + index), 0o644, 0, 0);
   }
   // Every preinstalled app's APK, and the apps the user installed (in /data/app, below).
+  // A system app's APK on its read-only partition (an updated one's factory APK, and a compressed
+  // app's full APK beside its stub).
+  const systemFile = (path: string, data: Uint8Array) => {
+    for (let parent = dirname(path); !fs.lstat(parent); parent = dirname(parent)) at(parent, SYSTEM_TIME);
+    fs.mkdir(dirname(path), {recursive: true, mode: 0o755});
+    file(path, data, 0o644, 0, 0);
+  };
   for (const seed of SEEDED_PACKAGES) {
+    if (!seed.system) continue;
     const apk = buildApk({packageName: seed.name, versionCode: seed.versionCode, versionName: seed.versionName});
-    if (seed.system) {
-      for (let parent = dirname(seed.path); !fs.lstat(parent); parent = dirname(parent)) at(parent, SYSTEM_TIME);
-      fs.mkdir(dirname(seed.path), {recursive: true, mode: 0o755});
-      file(seed.path, apk, 0o644, 0, 0);
-    }
+    systemFile(seed.updated ? seed.systemPath! : seed.path, apk);
+    if (seed.compressedPath) systemFile(seed.compressedPath, gzipApk(apk));
   }
 
   // /data: f2fs, writable; only a few directories are open to shell.
@@ -179,8 +184,9 @@ function seed(fs: DeviceFileSystem): void {
     dir(path, perm, uid, gid, T.setup);
   }
   link('/data/user/0', '/data/data', T.setup);
+  // Apps installed on /data: the user's, and the updates of system apps.
   for (const seed of SEEDED_PACKAGES) {
-    if (seed.system) continue;
+    if (seed.system && !seed.updated) continue;
     const apk = buildApk({packageName: seed.name, versionCode: seed.versionCode, versionName: seed.versionName});
     dir(dirname(dirname(seed.path)), 0o775, AID.system, AID.system, T.setup);
     dir(dirname(seed.path), 0o775, AID.system, AID.system, T.setup);
@@ -189,7 +195,7 @@ function seed(fs: DeviceFileSystem): void {
       const splitApk = buildApk({packageName: seed.name, versionCode: seed.versionCode, versionName: seed.versionName, split});
       file(`${dirname(seed.path)}/split_${split}.apk`, splitApk, 0o644, AID.system, AID.system, T.setup);
     }
-    dir(`/data/data/${seed.name}`, 0o700, seed.uid, seed.uid, T.setup);
+    if (!fs.lstat(`/data/data/${seed.name}`)) dir(`/data/data/${seed.name}`, 0o700, seed.uid, seed.uid, T.setup);
   }
   // Termux's home, which its user serves with `python -m http.server 8080` (http-server.ts).
   const termux = termuxUid();
@@ -317,8 +323,10 @@ function removeStale(base: string): void {
 /**
  * Lays out the image and the template in a new folder of `deviceTreesDir()` (removed when the
  * process exits) and returns where they are. The programs (`sandbox/image.ts`) go in afterwards.
+ * `sandbox`: the tree is for the sandbox's programs, which reach shared storage through ACLs
+ * (`grantShellSharedStorage`).
  */
-export function buildPartitions(): Partitions {
+export function buildPartitions(options: {sandbox: boolean}): Partitions {
   const base = deviceTreesDir();
   removeStale(base);
   const dir = mkdtempSync(join(base, `process-${process.pid}-`));
@@ -334,7 +342,27 @@ export function buildPartitions(): Partitions {
   ];
   for (const name of SYSTEM_PARTITIONS) mkdirSync(join(template, name));
   seed(new DeviceFileSystem(mounts, () => SYSTEM_TIME * 1000));
+  if (options.sandbox) grantShellSharedStorage(join(template, 'storage/emulated/0'));
   return {dir, image, template};
+}
+
+/**
+ * Lets the `shell` user into shared storage as MediaProvider's FUSE daemon does on a phone, where
+ * its files are `u0_a185:media_rw` and mode 0660/2770 and yet `adb shell` reads and writes them: an
+ * access ACL entry for uid 2000 on every entry, and a default one on every folder, which new
+ * entries inherit (from the device's programs and from the sync service alike). `ls -l` shows the
+ * same modes (toybox prints no ACL mark). Needs `setfacl` (Debian's `acl`); throws without it.
+ */
+function grantShellSharedStorage(dir: string): void {
+  try {
+    execFileSync('setfacl', ['-R', '-m', `u:${AID.shell}:rwX`, dir]);
+    execFileSync('setfacl', ['-R', '-d', '-m', `u:${AID.shell}:rwX`, dir]);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new Error('The simulated device gives the shell user its shared storage with ACLs: apt-get install -y acl', {cause: error});
+    }
+    throw error;
+  }
 }
 
 /** One device's tree: its folder (removed by `removeDeviceTree`) and its mounts. */

@@ -17,8 +17,7 @@ import {ExactReadableEndedError, StructDeserializeError} from '@tango-v2/struct'
 import {ByteReader} from './byte-reader.ts';
 
 import {AuthType} from './auth.ts';
-import type {SimulatedDevice} from './device.ts';
-import {SocketClosedError, type ByteConnection, type DeviceSocket} from './types.ts';
+import {SocketClosedError, type ByteConnection, type DeviceSocket, type Device} from './types.ts';
 
 /** Protocol version from which checksums are skipped (adbd `A_VERSION_SKIP_CHECKSUM`). */
 export const VERSION_SKIP_CHECKSUM = 0x01000001;
@@ -40,11 +39,11 @@ function readU32(bytes: Uint8Array): number {
 let transportCount = 0;
 
 /**
- * The daemon protocol on one `ByteConnection`. Created by `SimulatedDevice.attach`; ends when the
+ * The daemon protocol on one `ByteConnection`. Created by `Device.attach`; ends when the
  * host hangs up or `close()` is called (`closed` resolves then).
  */
 export class DeviceTransport {
-  readonly device: SimulatedDevice;
+  readonly device: Device;
   readonly connection: ByteConnection;
   /** adbd's name for the host end (`host-N`), shown by `reverse:list-forward`. */
   readonly serial = `host-${++transportCount}`;
@@ -71,7 +70,7 @@ export class DeviceTransport {
   #sendChain: Promise<void> = Promise.resolve();
   #ended = false;
 
-  constructor(device: SimulatedDevice, connection: ByteConnection) {
+  constructor(device: Device, connection: ByteConnection) {
     this.device = device;
     this.connection = connection;
     this.protocolVersion = device.version;

@@ -1,11 +1,66 @@
 /**
- * The shapes that the simulated device's parts share: the byte connection a host reaches it
- * through, the device-side end of an ADB stream, and the command table behind the shell services.
+ * The shapes that the simulated device's parts share: the device as its parts see it (`Device`,
+ * which `device.ts` composes), a host's connection as a service sees it, the byte connection a host
+ * reaches it through, the device-side end of an ADB stream, the services, and the framework
+ * programs. The parts (services, framework programs, the Scrcpy server, the transport) depend on
+ * these interfaces only, never on `device.ts`.
  *
  * Facts follow adbd (LineageOS/android_packages_modules_adb: `adb.cpp`, `transport.cpp`,
  * `sockets.cpp`, `daemon/services.cpp`) and the host side of `@yume-chan/adb` 2.0.1
  * (`daemon/dispatcher.ts`), which is what the docs' samples run against.
  */
+
+import type {AuthPolicy} from './auth.ts';
+import type {DeviceFileSystem} from './fs.ts';
+import type {Sandbox} from './sandbox/sandbox.ts';
+
+/** Serves one opened stream until it ends. */
+export type ServiceRunner = (socket: DeviceSocket) => Promise<void>;
+
+/**
+ * One kind of service. `open` is called with the service string (no trailing NUL) before the
+ * device answers the host's `OPEN`: it returns (or resolves with) the function that serves the
+ * stream, or `undefined` when it does not serve that string (the next handler is tried; when none
+ * serves it, the device answers `CLSE`, which the library reports as "Socket open failed").
+ */
+export interface ServiceHandler {
+  open(service: string, transport: HostConnection): ServiceRunner | undefined | Promise<ServiceRunner | undefined>;
+}
+
+/** A host's connection to the device, as a service sees it (`transport.ts` `DeviceTransport`). */
+export interface HostConnection {
+  readonly device: Device;
+  /** The host's name for the device in `reverse:list-forward` lines. */
+  readonly serial: string;
+  /** Reverse tunnels: device address → host address. */
+  readonly reverseTunnels: Map<string, string>;
+  /** Resolves when the host hangs up or `close()` is called. */
+  readonly closed: Promise<void>;
+  /** Opens a stream to the host (a reverse tunnel's connection); rejects with `ECONNREFUSED`. */
+  openToHost(service: string): Promise<DeviceSocket>;
+  /** Hangs up. */
+  close(): void;
+}
+
+/** The device as its parts see it (`device.ts` `SimulatedDevice`; each member is described there). */
+export interface Device {
+  readonly properties: Map<string, string>;
+  readonly features: readonly string[];
+  readonly version: number;
+  readonly maxPayloadSize: number;
+  readonly delayedAckBytes: number;
+  readonly auth: AuthPolicy;
+  readonly fs: DeviceFileSystem;
+  readonly commands: Map<string, CommandHandler>;
+  readonly services: ServiceHandler[];
+  readonly transports: ReadonlySet<HostConnection>;
+  now(): number;
+  banner(): string;
+  sandbox(): Promise<Sandbox>;
+  listenLocal(address: string, onConnect: (socket: DeviceSocket) => void): () => void;
+  localListener(address: string): ((socket: DeviceSocket) => void) | undefined;
+  connectLocal(address: string): Promise<DeviceSocket>;
+}
 
 /**
  * One host connection as a byte stream: a TCP socket, or the WebSocket behind the WebUSB bridge.
@@ -62,7 +117,7 @@ export class SocketClosedError extends Error {
  */
 export interface CommandContext {
   /** The device the command runs on (its file system, properties, local sockets). */
-  readonly device: import('./device.ts').SimulatedDevice;
+  readonly device: Device;
   /** The arguments, `argv[0]` being the command's name as typed (`pm`, `/system/bin/pm`). */
   readonly argv: readonly string[];
   /** The environment the program was started with. */

@@ -1,7 +1,9 @@
 /**
  * Google's ADB server (Debian's `adb` package, server version 41) reaches the simulated device:
  * `adb connect` authenticates with the server's own key, and the device shows in
- * `adb devices -l` and in the library's `AdbServerClient.getDevices()`. (The docs' samples that
+ * `adb devices -l` and in the library's `AdbServerClient.getDevices()`; `adb logcat`, a script
+ * piped into `adb shell`, `adb install` of an unsigned APK and Ctrl+C in an interactive
+ * `adb shell` behave as on a phone. (The docs' samples that
  * use the server, the Quick start's among them, run against it in the sample runner:
  * scripts/samples/run.ts.)
  *
@@ -10,14 +12,20 @@
  * here and stopped at the end.
  */
 import assert from 'node:assert/strict';
-import {execFile, spawnSync} from 'node:child_process';
+import {execFile, spawn, spawnSync} from 'node:child_process';
+import {once} from 'node:events';
+import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
 import {after, before, test} from 'node:test';
 import {promisify} from 'node:util';
 
 import {AdbServerClient} from '@tango-v2/adb';
 import {AdbServerNodeTcpConnector} from '@tango-v2/adb-server-node-tcp';
 
+import {buildApk} from '../src/apk.ts';
 import {SimulatedDevice} from '../src/device.ts';
+import {androidState} from '../src/framework/state.ts';
 
 /** The port of this test's own ADB server. */
 const SERVER_PORT = 5039;
@@ -80,4 +88,73 @@ test('AdbServerClient.getDevices() sees it', async () => {
   assert.ok(found, `getDevices() lists ${serial}`);
   assert.equal(found.model, 'Pixel_7');
   assert.equal(found.authenticating, false);
+});
+
+test('adb logcat: the host sends its ANDROID_LOG_TAGS export and execs logcat through the shell', async () => {
+  // Google's adb runs `export ANDROID_LOG_TAGS="''"; exec logcat -d`, which mksh must parse.
+  const {stdout} = await run(adbPath, ['-s', serial, 'logcat', '-d', '-b', 'main', '-t', '2']);
+  assert.match(stdout, /^--------- beginning of main\n/);
+  assert.equal(stdout.trimEnd().split('\n').length, 3);
+});
+
+test('adb shell < script.sh: a script piped in runs without prompts, and its exit code comes back', async () => {
+  const script = 'cd /sdcard\npwd\nfor name in a b; do echo "item $name"; done\nexit 7\n';
+  const child = spawn(adbPath, ['-s', serial, 'shell'], {env: adbEnv});
+  child.stdin.end(script);
+  let stdout = '';
+  child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
+  const [code] = await once(child, 'exit');
+  // No terminal on the host: adb asks for a raw shell, and sh reads its commands from stdin.
+  assert.equal(stdout, '/sdcard\nitem a\nitem b\n');
+  assert.equal(code, 7);
+});
+
+test('adb install of an unsigned APK: the failure as a phone prints it, exit code 1', async () => {
+  const folder = mkdtempSync(join(tmpdir(), 'adb-install-'));
+  try {
+    const file = join(folder, 'unsigned.apk');
+    writeFileSync(file, buildApk({packageName: 'com.example.unsigned', signed: false}));
+    // adb streams the file to `cmd package install -S SIZE`, one install session.
+    const id = androidState(device).nextSessionId;
+    const failed = await run(adbPath, ['-s', serial, 'install', file]).then(
+      () => assert.fail('adb install of an unsigned APK succeeded'),
+      (error: {code: number; stdout: string; stderr: string}) => error,
+    );
+    assert.equal(failed.code, 1);
+    assert.equal(failed.stdout, 'Performing Streamed Install\n');
+    assert.equal(
+      failed.stderr,
+      `adb: failed to install ${file}: Failure [INSTALL_PARSE_FAILED_NO_CERTIFICATES: ` +
+        `Failed to collect certificates from /data/app/vmdl${id}.tmp/base.apk: Attempt to get length of null array]\n`,
+    );
+    // The same APK signed, as every APK the device and the docs' samples have.
+    writeFileSync(file, buildApk({packageName: 'com.example.unsigned'}));
+    const {stdout} = await run(adbPath, ['-s', serial, 'install', file]);
+    assert.equal(stdout, 'Performing Streamed Install\nSuccess\n');
+  } finally {
+    rmSync(folder, {recursive: true, force: true});
+  }
+});
+
+test('Ctrl+C in an interactive adb shell reaches the running command as SIGINT', {timeout: 30_000}, async () => {
+  // `script` gives adb a terminal, as a user's is: adb then opens a PTY shell and passes the
+  // terminal's Ctrl+C (0x03) through, and the device's terminal turns it into SIGINT.
+  const child = spawn('script', ['-qfec', `${adbPath} -s ${serial} shell`, '/dev/null'], {env: adbEnv});
+  let screen = '';
+  child.stdout.setEncoding('utf8').on('data', (text: string) => (screen += text));
+  const until = async (text: string) => {
+    for (let waited = 0; !screen.includes(text); waited += 20) {
+      assert.ok(waited < 10_000, `no ${JSON.stringify(text)} in ${JSON.stringify(screen)}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+  await until('panther:/ $ ');
+  child.stdin.write('sleep 100\r');
+  await until('sleep 100');
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  child.stdin.write('\x03');
+  await until('130|panther:/ $ ');
+  child.stdin.write('exit\r');
+  const [code] = await once(child, 'exit');
+  assert.equal(code, 130);
 });

@@ -11,7 +11,6 @@ import {AdbCommand, AdbPacketHeader, adbGeneratePublicKey, encodeUtf8} from '@ta
 import {decodeUtf8} from '@tango-v2/struct';
 
 import {SimulatedDevice} from '../src/device.ts';
-import type {CommandHandler} from '../src/types.ts';
 import {MemoryCredentialStore, startDevice} from './connect.ts';
 
 const started: Array<{close(): Promise<void>}> = [];
@@ -155,43 +154,93 @@ describe('shell services', () => {
     assert.equal(result.exitCode, 127);
   });
 
-  test('a PTY shell echoes input, prompts and ends on exit', async () => {
+  /** Reads a PTY's output into `screen`, which `until` waits on. */
+  function terminal(output: {getReader(): {read(): Promise<{done: boolean; value?: Uint8Array}>}}) {
+    const reader = output.getReader();
+    const state = {screen: '', ended: false};
+    const until = async (text: string) => {
+      while (!state.screen.includes(text)) {
+        const {done, value} = await reader.read();
+        if (done) throw new Error(`the output ended before ${JSON.stringify(text)}: ${JSON.stringify(state.screen)}`);
+        state.screen += decodeUtf8(value!);
+      }
+    };
+    const rest = async () => {
+      for (;;) {
+        const {done, value} = await reader.read();
+        if (done) return state.screen;
+        state.screen += decodeUtf8(value!);
+      }
+    };
+    return {state, until, rest};
+  }
+
+  test('a PTY shell prompts, echoes what is typed and ends with the code exit gives', async () => {
     const {connect} = await start();
     const adb = await connect();
     const process = await adb.subprocess.shellProtocol!.pty();
     const writer = process.input.getWriter();
-    await writer.write(encodeUtf8('echo hi\rexit 5\r'));
-    let output = '';
-    for await (const chunk of process.output) output += decodeUtf8(chunk);
-    // The terminal echoes both lines as they arrive, before the shell reads the first one.
-    assert.equal(output, 'panther:/ $ echo hi\r\nexit 5\r\nhi\r\npanther:/ $ ');
+    const {until, rest} = terminal(process.output);
+    // mksh's line editor (emacs mode) echoes each line, then the terminal's newline (onlcr).
+    await until('panther:/ $ ');
+    await writer.write(encodeUtf8('echo hi\r'));
+    await until('hi\r\npanther:/ $ ');
+    await writer.write(encodeUtf8('exit 5\r'));
+    assert.equal(await rest(), 'panther:/ $ echo hi\r\r\nhi\r\npanther:/ $ exit 5\r\r\n');
     assert.equal(await process.exited, 5);
   });
 
-  test('sh runs each line of its input as it arrives, though the none protocol never ends the input', async () => {
+  test('sh without the shell protocol runs on a raw PTY: interactive, each line as it arrives', async () => {
     const {connect} = await start();
     const adb = await connect();
+    // adbd gives a command without the shell protocol a PTY in raw mode: sh sees a terminal.
     const sh = await adb.subprocess.noneProtocol.spawn('sh');
     const writer = sh.stdin.getWriter();
+    const {until, rest} = terminal(sh.output);
+    await until('panther:/ $ ');
     await writer.write(encodeUtf8('getprop ro.product.model\n'));
-    const reader = sh.output.getReader();
-    assert.equal(decodeUtf8((await reader.read()).value!), 'Pixel 7\n');
+    await until('Pixel 7\n');
     await writer.write(encodeUtf8('exit\n'));
-    assert.equal((await reader.read()).done, true);
+    assert.match(await rest(), /Pixel 7\npanther:\/ \$ exit/);
   });
 
-  test('Ctrl+C at the prompt of a PTY shell drops the line and shows 130 in the next prompt', async () => {
+  test('Ctrl+C drops the line being typed, and interrupts the running command (SIGINT), with 130 in the next prompt', async () => {
     const {connect} = await start();
     const adb = await connect();
     const process = await adb.subprocess.shellProtocol!.pty();
     const writer = process.input.getWriter();
+    const {state, until, rest} = terminal(process.output);
+    await until('panther:/ $ ');
     await writer.write(encodeUtf8('echo lost'));
+    await until('echo lost');
     await process.sigint();
-    await writer.write(encodeUtf8('exit\r'));
-    let output = '';
-    for await (const chunk of process.output) output += decodeUtf8(chunk);
-    assert.equal(output, 'panther:/ $ echo lost^C\r\n130|panther:/ $ exit\r\n');
+    await until('130|panther:/ $ ');
+    await writer.write(encodeUtf8('sleep 100\r'));
+    await until('sleep 100\r\r\n');
+    await process.sigint();
+    await until('^C\r\n130|panther:/ $ ');
+    assert.ok(!state.screen.includes('lost\r\n'), 'the dropped line did not run');
+    await writer.write(encodeUtf8('exit 0\r'));
+    await rest();
     assert.equal(await process.exited, 0);
+  });
+
+  test('closing the stream hangs the process up (SIGHUP), as adbd does', async () => {
+    const {connect} = await start();
+    const adb = await connect();
+    const sleeper = await adb.subprocess.shellProtocol!.spawn('echo $$; sleep 100');
+    const pid = decodeUtf8((await sleeper.stdout.getReader().read()).value!).trim();
+    assert.match(await adb.subprocess.noneProtocol.spawnWaitText(`ps -o NAME ${pid}`), /\bsh\b/);
+    const exited = sleeper.exited.catch(() => undefined);
+    await sleeper.kill();
+    await exited;
+    // `ps PID` exits 1 once no such process is left.
+    for (let tries = 0; ; tries++) {
+      const {exitCode} = await adb.subprocess.shellProtocol!.spawnWaitText(`ps ${pid}`);
+      if (exitCode === 1) break;
+      assert.ok(tries < 50, `process ${pid} still runs after the host closed its stream`);
+      await delay(20);
+    }
   });
 
   test('a protocol without shell_v2 (Android 6 and older) has no shell protocol', async () => {
@@ -203,37 +252,33 @@ describe('shell services', () => {
 });
 
 describe('flow control', () => {
-  /** A command that writes 16 KiB chunks until stopped, counting the bytes it got out. */
-  function flood(counter: {bytes: number}): CommandHandler {
-    return async ({stdout, signal}) => {
-      const chunk = new Uint8Array(16 * 1024).fill(0x61);
-      while (!signal.aborted) {
-        await stdout(chunk);
-        counter.bytes += chunk.length;
-      }
-      return 0;
-    };
-  }
-
   for (const delayedAck of [false, true]) {
-    test(`an unread stream stalls the sender (${delayedAck ? 'delayed ack, 256 KiB window' : 'one packet per OKAY'})`, async () => {
+    test(`an unread stream stalls the device's writer (${delayedAck ? 'delayed ack, 256 KiB window' : 'one packet per OKAY'})`, async () => {
       const {device, connect} = await start(delayedAck ? {} : {features: ['shell_v2', 'cmd']});
-      const counter = {bytes: 0};
-      device.commands.set('flood', flood(counter));
       const adb = await connect({initialDelayedAckBytes: 256 * 1024});
-      const socket = await adb.createSocket('exec:flood');
-      // The device writes until the window is used up, then no more while the host does not read.
+      // A device program that writes 16 KiB blocks and counts them in a file the test reads.
+      const count = '/data/local/tmp/blocks';
+      const socket = await adb.createSocket(`exec:i=0; while :; do head -c 16384 /dev/zero || exit; i=$((i+1)); echo $i > ${count}; done`);
+      // The shell truncates the file before it writes the next count: read again until there is one.
+      const written = () => {
+        for (;;) {
+          const text = device.fs.stat(count) ? device.fs.readText(count).trim() : '0';
+          if (text) return Number(text) * 16384;
+        }
+      };
+      // The device writes until the window and the buffers on the way are full, then no more
+      // while the host doesn't read.
       let stalled = -1;
-      for (let tries = 0; counter.bytes !== stalled; tries++) {
-        assert.ok(tries < 30, `still sending after ${counter.bytes} bytes`);
-        stalled = counter.bytes;
+      for (let tries = 0; written() !== stalled; tries++) {
+        assert.ok(tries < 30, `still writing after ${written()} bytes`);
+        stalled = written();
         await delay(300);
       }
-      assert.ok(stalled < 2 * 1024 * 1024, `stalled after ${stalled} bytes`);
+      assert.ok(stalled > 0 && stalled < 4 * 1024 * 1024, `stalled after ${stalled} bytes`);
       const reader = socket.readable.getReader();
       let read = 0;
       while (read < stalled + 1024 * 1024) read += (await reader.read()).value!.length;
-      assert.ok(counter.bytes > stalled, 'reading lets the device send again');
+      assert.ok(written() > stalled, 'reading lets the device write again');
       await socket.close();
     });
   }

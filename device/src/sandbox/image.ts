@@ -35,6 +35,7 @@ import {FRAMEWORK_PROGRAMS, SYSTEM_BIN_SCRIPTS} from './framework-programs.ts';
 import {PROC_FILES} from './kernel.ts';
 import {MKSHRC} from './mkshrc.ts';
 import {nativePrograms} from './native.ts';
+import {processTable} from './processes.ts';
 import {shellPrograms, type ShellPrograms} from './programs.ts';
 import {Sandbox} from './sandbox.ts';
 
@@ -62,9 +63,13 @@ function withDeviceInterpreter(program: Uint8Array, name: string): Uint8Array {
   return bytes;
 }
 
-/** The shared libraries a program loads, as `ldd` lists them (host paths, the linker left out). */
-function librariesOf(program: string): string[] {
-  const output = execFileSync('ldd', [program], {encoding: 'utf8'});
+/**
+ * The shared libraries a program loads, as `ldd` lists them (host paths, the linker left out);
+ * `libraryPath` is searched first (toybox's own libselinux).
+ */
+function librariesOf(program: string, libraryPath?: string): string[] {
+  const env = libraryPath ? {...process.env, LD_LIBRARY_PATH: libraryPath} : process.env;
+  const output = execFileSync('ldd', [program], {encoding: 'utf8', env});
   return [...output.matchAll(/=>\s+(\S+)\s+\(/g)].map((match) => match[1]!);
 }
 
@@ -161,7 +166,7 @@ function installPrograms(partitions: Partitions, programs: ShellPrograms): void 
   image.copy(`${bin}/linker64`, HOST_INTERPRETER, 0o755, AID.shell);
   const libraries = new Set<string>();
   for (const program of [programs.mksh, programs.toybox, native.device, native.kernelShim]) {
-    for (const library of librariesOf(program)) libraries.add(library);
+    for (const library of librariesOf(program, programs.selinux && dirname(programs.selinux))) libraries.add(library);
   }
   for (const library of libraries) image.copy(`/system/lib64/${library.slice(library.lastIndexOf('/') + 1)}`, library);
   image.copy('/system/lib64/libsimulated_kernel.so', native.kernelShim);
@@ -191,7 +196,9 @@ function installPrograms(partitions: Partitions, programs: ShellPrograms): void 
     image.dir(dir, 0o755, AID.shell);
   }
 
-  // /system/etc: the shell's rc file and the user names.
+  // /system/etc: the shell's rc file, the user names, and the processes init starts.
+  image.dir('/system/etc/init');
+  image.file('/system/etc/init/simulated_processes', processTable());
   const {passwd, group} = userNames();
   image.file('/system/etc/mkshrc', MKSHRC);
   image.file('/system/etc/passwd', passwd);
@@ -218,7 +225,7 @@ export function processPartitions(): Partitions {
     // Where no sandbox can run, the device still has its files (sync, the package manager), and
     // its shell services answer why it has no shell.
     const programs = Sandbox.unavailable() ? undefined : shellPrograms();
-    const built = buildPartitions();
+    const built = buildPartitions({sandbox: programs !== undefined});
     if (programs) installPrograms(built, programs);
     partitions = built;
   }

@@ -37,7 +37,7 @@ export function nativePrograms(): NativePrograms {
   const files = readdirSync(SOURCES)
     .filter((name) => /\.[ch]$/.test(name))
     .sort();
-  const hash = createHash('sha256');
+  const hash = createHash('sha256').update(readFileSync(fileURLToPath(import.meta.url)));
   for (const name of files) hash.update(name).update(readFileSync(join(SOURCES, name)));
   const dir = join(tmpdir(), `tango-device-native-${hash.digest('hex').slice(0, 16)}`);
   const device = join(dir, 'tango-device');

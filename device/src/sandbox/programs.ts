@@ -9,9 +9,11 @@
  *   /system/bin/sh, `MKSH_DEFAULT_TMPDIR` /data/local, UTF-8 always, no persistent history, and
  *   ` Android` after the version.
  * - toybox 0.8.9 (android-14.0.0_r1's; r50 has a 0.8.10 snapshot) with the commands of
- *   `external/toybox/Android.bp` (`toybox_symlinks`, and those compiled in without a link) and
- *   `TOYBOX_ON_ANDROID` (Android's `ps` columns and the like). The Android-only commands that need
- *   SELinux or liblog (`getenforce`, `log`, `chcon`, …) are not built; `ANDROID_ONLY` lists them.
+ *   `external/toybox/Android.bp` (`toybox_symlinks`, and those compiled in without a link),
+ *   `TOYBOX_ON_ANDROID` (Android's `ps` columns and the like) and SELinux support, linked with the
+ *   sandbox's own libselinux (`device/native/libselinux/`: enforcing, the shell's context). The
+ *   Android-only commands that need more of libselinux or liblog (`log`, `chcon`, `restorecon`,
+ *   …) are not built; `ANDROID_ONLY` lists them.
  *
  * Built once per machine and source version into `node_modules/.cache/tango-device/` (a lock
  * keeps two processes from building at once), which takes about 25 s on two cores. Where the
@@ -21,7 +23,7 @@
  */
 import {execFileSync} from 'node:child_process';
 import {createHash} from 'node:crypto';
-import {existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs';
+import {existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 
@@ -29,6 +31,9 @@ import {fileURLToPath} from 'node:url';
 const CACHE = fileURLToPath(new URL('../../../node_modules/.cache/tango-device/', import.meta.url));
 
 /** The source packages: Debian bookworm's pool, with the SHA-256 its `Sources` index gives. */
+/** The sandbox's libselinux: its header folder and source. */
+const LIBSELINUX = fileURLToPath(new URL('../../native/libselinux/', import.meta.url));
+
 const SOURCES = {
   mksh: {
     url: 'http://deb.debian.org/debian/pool/main/m/mksh/mksh_59c.orig.tar.gz',
@@ -85,23 +90,14 @@ const ANDROID_TOYBOX_UNLINKED =
  * and those newer than 0.8.9. `log` is the framework client instead (it writes to the device's
  * log, as Android's does).
  */
-export const ANDROID_ONLY = [
-  'chcon',
-  'getenforce',
-  'i2ctransfer',
-  'load_policy',
-  'log',
-  'memeater',
-  'restorecon',
-  'runcon',
-  'sendevent',
-  'setenforce',
-];
+export const ANDROID_ONLY = ['chcon', 'i2ctransfer', 'load_policy', 'log', 'memeater', 'restorecon', 'runcon', 'sendevent', 'setenforce'];
 
 /** The programs the image gets, as host paths, and the toybox links to make. */
 export interface ShellPrograms {
   mksh: string;
   toybox: string;
+  /** The libselinux toybox loads (`/system/lib64/libselinux.so.1`), or `undefined` for Debian's toybox. */
+  selinux: string | undefined;
   /** The `/system/bin` links to toybox: Android's list, less what this toybox lacks. */
   toyboxCommands: string[];
   /** Whether mksh and toybox are Debian's binary packages rather than the Android-configured build. */
@@ -137,6 +133,32 @@ function buildMksh(work: string): string {
   return join(dir, 'mksh');
 }
 
+/** Builds the sandbox's libselinux into `work/lib` (with the `libselinux.so` link the linker looks for). */
+function buildLibselinux(work: string): string {
+  const lib = join(work, 'lib');
+  mkdirSync(lib, {recursive: true});
+  const output = join(lib, 'libselinux.so.1');
+  execFileSync(
+    'cc',
+    [
+      '-O2',
+      '-Wall',
+      '-shared',
+      '-fPIC',
+      `-I${join(LIBSELINUX, 'include')}`,
+      '-Wl,-soname,libselinux.so.1',
+      '-o',
+      output,
+      join(LIBSELINUX, 'selinux.c'),
+    ],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
+  symlinkSync('libselinux.so.1', join(lib, 'libselinux.so'));
+  return output;
+}
+
 function buildToybox(work: string): string {
   const dir = fetchSource(SOURCES.toybox, work);
   // TOYBOX_ON_ANDROID is probed from the compiler (__ANDROID__, bionic's); say yes for glibc.
@@ -146,13 +168,27 @@ function buildToybox(work: string): string {
   const configPath = join(dir, '.config');
   let config = readFileSync(configPath, 'utf8');
   const wanted = [...ANDROID_TOYBOX_SYMLINKS, ...ANDROID_TOYBOX_UNLINKED].filter((name) => name !== '[' && !ANDROID_ONLY.includes(name));
-  const options = ['TOYBOX_FLOAT', 'TOYBOX_HELP', 'TOYBOX_HELP_DASHDASH', 'TOYBOX_I18N', 'TOYBOX_SUID', 'TOYBOX_FREE', 'TOYBOX_FORK'];
+  const options = [
+    'TOYBOX_FLOAT',
+    'TOYBOX_HELP',
+    'TOYBOX_HELP_DASHDASH',
+    'TOYBOX_I18N',
+    'TOYBOX_SUID',
+    'TOYBOX_FREE',
+    'TOYBOX_FORK',
+    'TOYBOX_SELINUX',
+  ];
   for (const name of [...wanted.map((command) => command.toUpperCase().replace(/-/g, '_')), ...options]) {
-    config = config.replace(`# CONFIG_${name} is not set`, `CONFIG_${name}=y`);
+    // allnoconfig leaves out the options whose dependencies were off (getenforce needs SELinux).
+    if (config.includes(`# CONFIG_${name} is not set`)) config = config.replace(`# CONFIG_${name} is not set`, `CONFIG_${name}=y`);
+    else if (!config.includes(`CONFIG_${name}=`)) config += `CONFIG_${name}=y\n`;
   }
+  // The security module is a choice: SELinux instead of none.
+  config = config.replace('CONFIG_TOYBOX_LSM_NONE=y', '# CONFIG_TOYBOX_LSM_NONE is not set');
   writeFileSync(configPath, config);
   execFileSync('sh', ['-c', "yes '' | make oldconfig"], {cwd: dir, stdio: ['ignore', 'ignore', 'pipe']});
-  execFileSync('make', ['-j2', 'toybox'], {cwd: dir, stdio: ['ignore', 'ignore', 'pipe']});
+  const env = {...process.env, CFLAGS: `-I${join(LIBSELINUX, 'include')}`, LDFLAGS: `-L${join(work, 'lib')}`};
+  execFileSync('make', ['-j2', 'toybox'], {cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe']});
   return join(dir, 'toybox');
 }
 
@@ -198,25 +234,30 @@ export function shellPrograms(): ShellPrograms {
   const key = createHash('sha256')
     .update(JSON.stringify([SOURCES, MKSH_DEFINES, ANDROID_TOYBOX_SYMLINKS, ANDROID_TOYBOX_UNLINKED]))
     .update(readFileSync(fileURLToPath(import.meta.url)))
+    .update(readFileSync(join(LIBSELINUX, 'selinux.c')))
+    .update(readFileSync(join(LIBSELINUX, 'include/selinux/selinux.h')))
     .digest('hex')
     .slice(0, 16);
   const dir = join(CACHE, `shell-${key}`);
   const mksh = join(dir, 'mksh');
   const toybox = join(dir, 'toybox');
+  const selinux = join(dir, 'libselinux.so.1');
   let fallback = false;
-  if (!existsSync(mksh) || !existsSync(toybox)) {
+  if (!existsSync(mksh) || !existsSync(toybox) || !existsSync(selinux)) {
     mkdirSync(CACHE, {recursive: true});
     const unlock = lock(join(CACHE, `shell-${key}.lock`));
     try {
-      if (!existsSync(mksh) || !existsSync(toybox)) {
+      if (!existsSync(mksh) || !existsSync(toybox) || !existsSync(selinux)) {
         const work = join(CACHE, `shell-${key}.work-${process.pid}`);
         rmSync(work, {recursive: true, force: true});
         mkdirSync(work, {recursive: true});
         try {
           const builtMksh = buildMksh(work);
+          const builtSelinux = buildLibselinux(work);
           const builtToybox = buildToybox(work);
           mkdirSync(dir, {recursive: true});
           renameSync(builtMksh, mksh);
+          renameSync(builtSelinux, selinux);
           renameSync(builtToybox, toybox);
         } catch (error) {
           const reason = String((error as {stderr?: Buffer}).stderr ?? (error as Error).message)
@@ -242,15 +283,16 @@ export function shellPrograms(): ShellPrograms {
     for (const [name, path] of Object.entries(debian)) {
       if (!existsSync(path)) throw new Error(`The simulated device needs ${name}: apt-get install -y ${name}`);
     }
-    found = {...debian, toyboxCommands: linkable(debian.toybox), fallback};
+    found = {...debian, selinux: undefined, toyboxCommands: linkable(debian.toybox), fallback};
   } else {
-    found = {mksh, toybox, toyboxCommands: linkable(toybox), fallback};
+    found = {mksh, toybox, selinux, toyboxCommands: linkable(toybox, selinux), fallback};
   }
   return found;
 }
 
-/** Android's toybox links that this toybox can serve. */
-function linkable(toybox: string): string[] {
-  const has = new Set(execFileSync(toybox, [], {encoding: 'utf8'}).split(/\s+/));
+/** Android's toybox links that this toybox can serve (run with its libselinux, when it has one). */
+function linkable(toybox: string, selinux?: string): string[] {
+  const env = selinux ? {...process.env, LD_LIBRARY_PATH: join(selinux, '..')} : process.env;
+  const has = new Set(execFileSync(toybox, [], {encoding: 'utf8', env}).split(/\s+/));
   return ANDROID_TOYBOX_SYMLINKS.filter((name) => has.has(name) && !ANDROID_ONLY.includes(name));
 }

@@ -83,7 +83,9 @@ export function bwrapArguments(mounts: readonly Mount[]): string[] {
     '--clearenv',
     '--chdir',
     '/',
+    // A phone's init, past its first stage, shows this command line.
     '/system/bin/init',
+    'second_stage',
   ];
 }
 

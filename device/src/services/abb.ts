@@ -10,9 +10,8 @@
  * - `abb:`'s exit packet always says 1: the in-process command has no pid, so `WaitForExit`
  *   sends its initial code whatever `cmd` returned.
  */
-import type {SimulatedDevice} from '../device.ts';
 import {PacketId, packet} from '../sandbox/packets.ts';
-import {SocketClosedError, type CommandContext, type DeviceSocket} from '../types.ts';
+import {SocketClosedError, type CommandContext, type DeviceSocket, type Device} from '../types.ts';
 
 /** `WaitForExit`'s code for a command run in the process (no pid to wait for). */
 const IN_PROCESS_EXIT_CODE = 1;
@@ -48,7 +47,7 @@ function inputOf(stream: DeviceSocket, protocol: 'none' | 'shell'): () => Promis
 }
 
 /** Runs `cmd` with the NUL-separated arguments of an `abb` service on its stream. */
-export async function serveAbb(device: SimulatedDevice, stream: DeviceSocket, args: string, protocol: 'none' | 'shell'): Promise<void> {
+export async function serveAbb(device: Device, stream: DeviceSocket, args: string, protocol: 'none' | 'shell'): Promise<void> {
   const abort = new AbortController();
   void stream.closed.then(() => abort.abort());
   const read = inputOf(stream, protocol);

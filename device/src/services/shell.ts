@@ -19,12 +19,10 @@
  */
 import type {Socket} from 'node:net';
 
-import type {SimulatedDevice} from '../device.ts';
 import {adbdCredentials, type Credentials} from '../fs.ts';
 import {PacketId, packet} from '../sandbox/packets.ts';
 import type {SandboxProcess} from '../sandbox/sandbox.ts';
-import type {DeviceSocket} from '../types.ts';
-import type {ServiceHandler} from './index.ts';
+import type {DeviceSocket, Device, ServiceHandler} from '../types.ts';
 
 /** How one shell stream runs: its protocol, whether it has a PTY (raw or not), its command and `$TERM`. */
 export interface ShellRequest {
@@ -64,7 +62,7 @@ export const DEFAULT_PATH =
   '/product/bin:/apex/com.android.runtime/bin:/apex/com.android.art/bin:/system_ext/bin:/system/bin:/system/xbin:/odm/bin:/vendor/bin:/vendor/xbin';
 
 /** The environment adbd gives a process (see the module comment). */
-export function shellEnvironment(device: SimulatedDevice, credentials: Credentials, term: string | undefined): Record<string, string> {
+export function shellEnvironment(device: Device, credentials: Credentials, term: string | undefined): Record<string, string> {
   const user = credentials.uid === 0 ? 'root' : 'shell';
   return {
     PATH: DEFAULT_PATH,
@@ -140,7 +138,7 @@ async function reportError(stream: DeviceSocket, protocol: 'none' | 'shell', tex
 }
 
 /** Serves one shell stream until its process ends or the host closes it. */
-export async function serveShell(device: SimulatedDevice, stream: DeviceSocket, request: ShellRequest): Promise<void> {
+export async function serveShell(device: Device, stream: DeviceSocket, request: ShellRequest): Promise<void> {
   const credentials = adbdCredentials(device.properties);
   let child: SandboxProcess;
   try {
@@ -152,22 +150,13 @@ export async function serveShell(device: SimulatedDevice, stream: DeviceSocket, 
       pty: request.pty,
       raw: request.raw,
       protocol: request.protocol === 'shell',
-      credentials: {...credentials, groups: sandboxGroups(credentials)},
+      credentials,
     });
   } catch (error) {
     await reportError(stream, request.protocol, (error as Error).message);
     return;
   }
   await relayProcess(stream, child, request.protocol);
-}
-
-/**
- * The groups a sandbox process gets: adbd's, plus `media_rw` for the `shell` user, which stands
- * for MediaProvider's FUSE daemon letting the shell into shared storage (its files are
- * `u0_a185:media_rw`, mode 0660); `id` lists it, which a phone's doesn't.
- */
-export function sandboxGroups(credentials: Credentials): number[] {
-  return credentials.uid === 0 ? [...credentials.groups] : [...credentials.groups, 1023];
 }
 
 /** `shell…:` and `exec:`. */

@@ -4,13 +4,10 @@
  * `unroot:`, `reconnect`, `abb_exec:`/`abb:`, and the forward tunnels to local sockets that device
  * programs listen on (`localabstract:`, `localreserved:`, `localfilesystem:`, `tcp:`).
  */
-import type {SimulatedDevice} from '../device.ts';
 import {pipe} from '../sandbox/bridge.ts';
 import {Sandbox} from '../sandbox/sandbox.ts';
-import type {DeviceTransport} from '../transport.ts';
-import type {DeviceSocket} from '../types.ts';
+import type {DeviceSocket, Device, HostConnection, ServiceHandler} from '../types.ts';
 import {serveAbb} from './abb.ts';
-import type {ServiceHandler} from './index.ts';
 
 /** `OKAY`, or `FAIL` and a protocol string (adbd `SendOkay`/`SendFail`). */
 const okay = 'OKAY';
@@ -22,10 +19,10 @@ const fail = (message: string) => `FAIL${protocolString(message)}`;
 const FIRST_PICKED_PORT = 38211;
 
 /** The sandbox listeners of each connection's reverse tunnels, by device address: their `close`. */
-const reverseListeners = new WeakMap<DeviceTransport, Map<string, () => void>>();
+const reverseListeners = new WeakMap<HostConnection, Map<string, () => void>>();
 
 /** After a service that restarts adbd wrote its line, every host connection drops, as adbd restarts. */
-function restartDaemon(device: SimulatedDevice): void {
+function restartDaemon(device: Device): void {
   setTimeout(() => {
     for (const transport of device.transports) transport.close();
   }, 20);
@@ -36,7 +33,7 @@ function restartDaemon(device: SimulatedDevice): void {
  * host through it (adb `listeners.cpp` `install_listener`): each connection opens a stream to the
  * host's address. Resolves with the port (for `tcp:0`); rejects with the error text.
  */
-async function listenForHost(transport: DeviceTransport, local: string, remote: string): Promise<number> {
+async function listenForHost(transport: HostConnection, local: string, remote: string): Promise<number> {
   const sandbox = await transport.device.sandbox();
   const listeners = reverseListeners.get(transport) ?? new Map<string, () => void>();
   if (!reverseListeners.has(transport)) {
@@ -60,7 +57,7 @@ async function listenForHost(transport: DeviceTransport, local: string, remote: 
 }
 
 /** Answers one `reverse:` request on `transport` (adb `adb.cpp` `handle_forward_request`). */
-async function reverse(command: string, transport: DeviceTransport): Promise<string> {
+async function reverse(command: string, transport: HostConnection): Promise<string> {
   const tunnels = transport.reverseTunnels;
   const listeners = reverseListeners.get(transport);
   if (command === 'list-forward') {
