@@ -393,6 +393,7 @@ export async function run(root: string, options: CheckOptions = {}): Promise<num
       platform: decision.platform,
       events: decision.events,
       actions: decision.actions,
+      varies: decision.varies,
       record: recordPath(plan.version, plan.pageInFolder, plan.name),
       label: `${plan.block.file}:${plan.block.line} ${plan.name}`,
     };

@@ -43,6 +43,8 @@ export type RunDecision =
       events: SampleEvent[];
       /** What the runner does to a Node.js sample once it printed a text (`interrupt=`, `unplug=`). */
       actions: SampleActions;
+      /** `varies="…"`: compare with the recording with every number masked (record.ts compareRecord). */
+      varies: boolean;
     }
   | {run: false; kind: NotRunKind; reason: string};
 
@@ -142,6 +144,7 @@ export function decideRun(facts: RunFacts): RunDecision {
     browser,
     events: meta.events ?? [],
     actions: {interrupt: meta.interrupt, unplug: meta.unplug},
+    varies: meta.varies !== undefined,
   };
 }
 

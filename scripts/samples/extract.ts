@@ -89,6 +89,12 @@ export interface SampleMeta {
    * TEXT, the runner disconnects the device from the server, as a reader pulls the cable.
    */
   unplug?: string;
+  /**
+   * The reason given by `varies="…"`: what the sample prints holds figures that change from run
+   * to run on a phone as on the simulated device (`top`'s memory and CPU load). Its output is
+   * compared with its recording with every number masked; the recording keeps one run's figures.
+   */
+  varies?: string;
   /** Meta words that are present but malformed, as messages; a block with any of them fails. */
   problems: string[];
 }
@@ -221,6 +227,9 @@ export function parseMeta(meta: string | null | undefined): SampleMeta {
     } else if (name === 'interrupt' || name === 'unplug') {
       if (value) result[name] = value;
       else result.problems.push(`${name} needs the text after which the runner acts, e.g. ${name}="Watching"`);
+    } else if (name === 'varies') {
+      if (value) result.varies = value;
+      else result.problems.push('varies needs a reason: write varies="which figures change from run to run"');
     } else if (name === 'newer') {
       if (value) result.newer = value;
       else result.problems.push('newer needs a reason: write newer="what the newest release changed"');

@@ -139,10 +139,17 @@ export function formatRecord(stdout: string, stderr: string): string {
  *
  * @param expected The stored recording.
  * @param actual The text formatRecord made of this run.
+ * @param options `maskNumbers` (a `varies="…"` sample): every number of both texts, with the
+ *   spaces before it, counts as `#`.
  * @returns `undefined` when they are equal; else a description of the first difference: its line
  *   (1-based) and both lines, or which text has more lines.
  */
-export function compareRecord(expected: string, actual: string): string | undefined {
+export function compareRecord(expected: string, actual: string, options: {maskNumbers?: boolean} = {}): string | undefined {
+  if (options.maskNumbers) {
+    // A number, and the spaces that pad it to its column (whose width follows the digits).
+    const mask = (text: string) => text.replace(/[ \t]*\d+(?:\.\d+)?/g, '#');
+    return compareRecord(mask(expected), mask(actual));
+  }
   if (expected === actual) return undefined;
   const want = expected.split('\n');
   const got = actual.split('\n');

@@ -91,6 +91,8 @@ export interface RunJob {
   events: readonly SampleEvent[];
   /** For a Node.js sample: what the runner does once it printed a text (`interrupt=`, `unplug=`). */
   actions?: SampleActions;
+  /** `varies="…"`: its output is compared with its recording with every number masked. */
+  varies?: boolean;
   /** Its recording, relative to the site's root (record.ts recordPath). */
   record: string;
   /** How the report names it: `page:line title`. */
@@ -630,7 +632,7 @@ function settle(outcome: RawOutcome, options: RunOptions): RunOutcome {
     return {...outcome, passed: true};
   }
   if (!fs.existsSync(file)) return {...outcome, passed: false, problem: `no recording at ${outcome.job.record}: run with --record`};
-  const difference = compareRecord(fs.readFileSync(file, 'utf8'), outcome.output);
+  const difference = compareRecord(fs.readFileSync(file, 'utf8'), outcome.output, {maskNumbers: outcome.job.varies});
   return difference
     ? {...outcome, passed: false, problem: `output differs from ${outcome.job.record}: ${difference}`}
     : {...outcome, passed: true};
