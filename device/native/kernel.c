@@ -10,7 +10,12 @@
  *   instant, so what it prints is the same on every run, and `time` or a loop still sees time pass).
  * - File times (`stat` and its kin, `statx`): a time at or after the device started (it happened
  *   on the device, after boot) reads as the device's clock; earlier ones (the system image's
- *   2009-01-01, the seeded user files) as they are.
+ *   2009-01-01, the seeded user files) as they are. An access or modification time that was set
+ *   (adbd's sync sets the pushed mtime, `touch -d` sets any) stays as set: the kernel stamps a
+ *   change's time and its ctime together, so a whole second that differs from the ctime was set.
+ * - Directory sizes on /data and shared storage (f2fs on a Pixel, with inline dentries and the
+ *   extra attributes `fscompress` needs): a directory small enough to keep its entries in its inode
+ *   (one host block here) reports 3452 bytes, f2fs's MAX_INLINE_DATA; the others as they are.
  *
  * - `sysinfo(2)` (what `uptime` reads): the uptime and load averages of the files laid over
  *   /proc/uptime and /proc/loadavg.
@@ -24,7 +29,9 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <locale.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -80,6 +87,11 @@ static int load_clock(void) {
   return 1;
 }
 
+/* A time that utime/utimensat set: a whole second other than the change time (see the top). */
+static int was_set(long long sec, long long nsec, long long ctime_sec, long long ctime_nsec) {
+  return nsec == 0 && (sec != ctime_sec || nsec != ctime_nsec);
+}
+
 static void shift(struct timespec *time) {
   if (time->tv_sec >= device_boot) {
     time->tv_sec = (time_t)device_now;
@@ -89,9 +101,48 @@ static void shift(struct timespec *time) {
 
 static void shift_stat(int result, struct stat *buffer) {
   if (result != 0 || !buffer || !load_clock()) return;
-  shift(&buffer->st_atim);
-  shift(&buffer->st_mtim);
+  const struct timespec ctime = buffer->st_ctim;
+  if (!was_set(buffer->st_atim.tv_sec, buffer->st_atim.tv_nsec, ctime.tv_sec, ctime.tv_nsec)) shift(&buffer->st_atim);
+  if (!was_set(buffer->st_mtim.tv_sec, buffer->st_mtim.tv_nsec, ctime.tv_sec, ctime.tv_nsec)) shift(&buffer->st_mtim);
   shift(&buffer->st_ctim);
+}
+
+/* f2fs's MAX_INLINE_DATA: 4 × (923 addresses − 9 of extra attributes − 50 of inline xattrs − 1). */
+#define F2FS_INLINE_DIR_SIZE 3452
+
+static int has_prefix(const char *path, const char *prefix) {
+  size_t length = strlen(prefix);
+  return strncmp(path, prefix, length) == 0 && (path[length] == '/' || path[length] == '\0');
+}
+
+/* Whether `path` (relative to `dirfd` as the *at calls take it; NULL for `dirfd` itself) is on
+ * the device's f2fs: /data, and shared storage through its links. The mounts are rootfs.ts's. */
+static int on_f2fs(int dirfd, const char *path) {
+  char full[PATH_MAX];
+  if (path && path[0] == '/') {
+    snprintf(full, sizeof(full), "%s", path);
+  } else {
+    char base[PATH_MAX];
+    if (dirfd == AT_FDCWD) {
+      if (!getcwd(base, sizeof(base))) return 0;
+    } else {
+      char link[32];
+      snprintf(link, sizeof(link), "/proc/self/fd/%d", dirfd);
+      ssize_t n = readlink(link, base, sizeof(base) - 1);
+      if (n < 0) return 0;
+      base[n] = '\0';
+    }
+    if (path && path[0]) snprintf(full, sizeof(full), "%s/%s", base, path);
+    else snprintf(full, sizeof(full), "%s", base);
+  }
+  return has_prefix(full, "/data") || has_prefix(full, "/storage/emulated") || has_prefix(full, "/sdcard") ||
+         has_prefix(full, "/storage/self");
+}
+
+static void f2fs_size(int result, struct stat *buffer, int dirfd, const char *path) {
+  if (result == 0 && buffer && S_ISDIR(buffer->st_mode) && buffer->st_size <= 4096 && on_f2fs(dirfd, path)) {
+    buffer->st_size = F2FS_INLINE_DIR_SIZE;
+  }
 }
 
 #define REAL(name) static __typeof__(name) *real; if (!real) real = (__typeof__(name) *)dlsym(RTLD_NEXT, #name)
@@ -100,6 +151,7 @@ int stat(const char *path, struct stat *buffer) {
   REAL(stat);
   int result = real(path, buffer);
   shift_stat(result, buffer);
+  f2fs_size(result, buffer, AT_FDCWD, path);
   return result;
 }
 
@@ -107,6 +159,7 @@ int lstat(const char *path, struct stat *buffer) {
   REAL(lstat);
   int result = real(path, buffer);
   shift_stat(result, buffer);
+  f2fs_size(result, buffer, AT_FDCWD, path);
   return result;
 }
 
@@ -114,6 +167,7 @@ int fstat(int fd, struct stat *buffer) {
   REAL(fstat);
   int result = real(fd, buffer);
   shift_stat(result, buffer);
+  f2fs_size(result, buffer, fd, NULL);
   return result;
 }
 
@@ -121,6 +175,7 @@ int fstatat(int dirfd, const char *path, struct stat *buffer, int flags) {
   REAL(fstatat);
   int result = real(dirfd, path, buffer, flags);
   shift_stat(result, buffer);
+  f2fs_size(result, buffer, dirfd, path);
   return result;
 }
 
@@ -129,6 +184,7 @@ int stat64(const char *path, struct stat64 *buffer) {
   REAL(stat64);
   int result = real(path, buffer);
   shift_stat(result, (struct stat *)buffer);
+  f2fs_size(result, (struct stat *)buffer, AT_FDCWD, path);
   return result;
 }
 
@@ -136,6 +192,7 @@ int lstat64(const char *path, struct stat64 *buffer) {
   REAL(lstat64);
   int result = real(path, buffer);
   shift_stat(result, (struct stat *)buffer);
+  f2fs_size(result, (struct stat *)buffer, AT_FDCWD, path);
   return result;
 }
 
@@ -143,6 +200,7 @@ int fstat64(int fd, struct stat64 *buffer) {
   REAL(fstat64);
   int result = real(fd, buffer);
   shift_stat(result, (struct stat *)buffer);
+  f2fs_size(result, (struct stat *)buffer, fd, NULL);
   return result;
 }
 
@@ -150,6 +208,7 @@ int fstatat64(int dirfd, const char *path, struct stat64 *buffer, int flags) {
   REAL(fstatat64);
   int result = real(dirfd, path, buffer, flags);
   shift_stat(result, (struct stat *)buffer);
+  f2fs_size(result, (struct stat *)buffer, dirfd, path);
   return result;
 }
 
@@ -164,10 +223,14 @@ int statx(int dirfd, const char *path, int flags, unsigned int mask, struct stat
   REAL(statx);
   int result = real(dirfd, path, flags, mask, buffer);
   if (result == 0 && load_clock()) {
-    shift_statx(&buffer->stx_atime);
-    shift_statx(&buffer->stx_mtime);
+    const struct statx_timestamp ctime = buffer->stx_ctime;
+    if (!was_set(buffer->stx_atime.tv_sec, buffer->stx_atime.tv_nsec, ctime.tv_sec, ctime.tv_nsec)) shift_statx(&buffer->stx_atime);
+    if (!was_set(buffer->stx_mtime.tv_sec, buffer->stx_mtime.tv_nsec, ctime.tv_sec, ctime.tv_nsec)) shift_statx(&buffer->stx_mtime);
     shift_statx(&buffer->stx_ctime);
     shift_statx(&buffer->stx_btime);
+  }
+  if (result == 0 && S_ISDIR(buffer->stx_mode) && buffer->stx_size <= 4096 && on_f2fs(dirfd, path)) {
+    buffer->stx_size = F2FS_INLINE_DIR_SIZE;
   }
   return result;
 }

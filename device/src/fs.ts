@@ -239,6 +239,14 @@ function components(path: string): string[] {
   return path.split('/').filter((part) => part !== '' && part !== '.');
 }
 
+/** Where the device's f2fs is (/data; shared storage is MediaProvider's view of /data/media). */
+const F2FS_PATHS = ['/data', '/storage/emulated'];
+/**
+ * The size f2fs gives a directory whose entries fit in its inode (inline dentries): MAX_INLINE_DATA,
+ * 4 × (923 addresses − 9 for the extra attributes `fscompress` needs − 50 inline xattr − 1), bytes.
+ */
+const F2FS_INLINE_DIR_SIZE = 3452;
+
 /** The parent directory of an absolute path (`/a/b` → `/a`, `/a` → `/`). */
 export function dirname(path: string): string {
   const trimmed = path.replace(/\/+$/, '');
@@ -312,10 +320,15 @@ export class DeviceFileSystem {
     this.#boot = boot;
   }
 
-  /** A file time as the device reads it (see the constructor). */
-  #deviceTime(milliseconds: number): number {
-    const seconds = Math.floor(milliseconds / 1000);
-    return seconds >= this.#boot ? this.nowSeconds() : seconds;
+  /**
+   * A file time, in nanoseconds, as the device reads it (see the constructor), in seconds. An
+   * access or modification time that was set (`set`: a whole second other than the ctime, as
+   * `kernel.c` tells them apart) stays as it is.
+   */
+  #deviceTime(nanoseconds: bigint, ctime?: bigint): number {
+    const seconds = Number(nanoseconds / 1_000_000_000n);
+    const set = ctime !== undefined && nanoseconds % 1_000_000_000n === 0n && nanoseconds !== ctime;
+    return seconds >= this.#boot && !set ? this.nowSeconds() : seconds;
   }
 
   /** The mounts, innermost first. */
@@ -454,17 +467,25 @@ export class DeviceFileSystem {
     return lookup as Lookup & {stats: Stats};
   }
 
-  #statOf(stats: Stats, mount: Mount): FileStat {
+  /**
+   * The metadata of the entry at `host` (device path `real`; a link there is not followed), with
+   * the device's times, and f2fs's size for a small directory on /data or shared storage, as
+   * `device/native/kernel.c` reports them to the sandbox's programs.
+   */
+  #statOf(host: string, real: string, mount: Mount): FileStat {
+    const stats = lstatSync(host);
+    const times = lstatSync(host, {bigint: true});
+    const inline = stats.isDirectory() && stats.size <= 4096 && F2FS_PATHS.some((root) => real === root || real.startsWith(`${root}/`));
     return {
       type: typeOf(stats),
       mode: stats.mode,
       permission: stats.mode & 0o7777,
-      size: stats.size,
+      size: inline ? F2FS_INLINE_DIR_SIZE : stats.size,
       uid: stats.uid,
       gid: stats.gid,
-      atime: this.#deviceTime(stats.atimeMs),
-      mtime: this.#deviceTime(stats.mtimeMs),
-      ctime: this.#deviceTime(stats.ctimeMs),
+      atime: this.#deviceTime(times.atimeNs, times.ctimeNs),
+      mtime: this.#deviceTime(times.mtimeNs, times.ctimeNs),
+      ctime: this.#deviceTime(times.ctimeNs),
       ino: stats.ino,
       dev: mount.dev,
       nlink: stats.nlink,
@@ -480,7 +501,7 @@ export class DeviceFileSystem {
   statOrThrow(path: string, options: AccessOptions & {follow?: boolean} = {}): FileStat {
     const follow = options.follow ?? true;
     const lookup = this.#existing(path, follow, follow ? 'stat' : 'lstat', options.cred);
-    return this.#statOf(lookup.stats, lookup.mount);
+    return this.#statOf(lookup.host, lookup.real, lookup.mount);
   }
 
   /** The metadata of `path` with symbolic links followed, or `undefined` when it can't be resolved (see `statOrThrow`). */
@@ -628,7 +649,7 @@ export class DeviceFileSystem {
     }
     const mtime = options.mtime ?? now;
     utimesSync(lookup.host, mtime, mtime);
-    return this.#statOf(lstatSync(lookup.host), lookup.mount);
+    return this.#statOf(lookup.host, lookup.real, lookup.mount);
   }
 
   /** Appends to a regular file, creating it (mode 0666) when missing. Throws like `writeFile`. */

@@ -97,7 +97,8 @@ export function buildProp(properties: ReadonlyMap<string, string>): string {
 /**
  * Lays out the device's tree (see the module comment) through `fs`, whose mounts point at the
  * shared image and the userdata template. Every entry's times are set at the end, once nothing
- * more is created under it (creating an entry changes its directory's mtime).
+ * more is created under it: a folder gets the time of the last entry made in it after it, as the
+ * kernel gives it when the entry is created.
  */
 function seed(fs: DeviceFileSystem): void {
   const times: [path: string, mtime: number, follow: boolean][] = [];
@@ -281,7 +282,14 @@ function seed(fs: DeviceFileSystem): void {
   dir(`${storage}/My Files`, 0o2770, AID.u0_a185, AID.media_rw, T.download);
   media('My Files/old.txt', 'An old note.\n', T.setup);
   // The FUSE mount: owners and modes as MediaProvider reports them; shell gets access regardless.
-  for (const [path, mtime, follow] of times) fs.utimes(path, mtime, mtime, {follow});
+  // A folder's mtime is when an entry was last made in it: its own time, or a later entry's.
+  const latest = new Map<string, number>();
+  for (const [path, mtime] of times) {
+    const parent = dirname(path);
+    if (latest.has(parent)) latest.set(parent, Math.max(latest.get(parent)!, mtime));
+    latest.set(path, Math.max(latest.get(path) ?? mtime, mtime));
+  }
+  for (const [path, , follow] of times) fs.utimes(path, latest.get(path)!, latest.get(path)!, {follow});
 }
 
 /** The partitions of one process's devices: the shared system image and the userdata template, in `dir`. */

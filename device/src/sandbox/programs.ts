@@ -187,7 +187,8 @@ function buildToybox(work: string): string {
   config = config.replace('CONFIG_TOYBOX_LSM_NONE=y', '# CONFIG_TOYBOX_LSM_NONE is not set');
   writeFileSync(configPath, config);
   execFileSync('sh', ['-c', "yes '' | make oldconfig"], {cwd: dir, stdio: ['ignore', 'ignore', 'pipe']});
-  const env = {...process.env, CFLAGS: `-I${join(LIBSELINUX, 'include')}`, LDFLAGS: `-L${join(work, 'lib')}`};
+  // Android.bp adds the vendor suffix: `toybox --version` prints `toybox 0.8.9-android`.
+  const env = {...process.env, CFLAGS: `-I${join(LIBSELINUX, 'include')} -DTOYBOX_VENDOR="-android"`, LDFLAGS: `-L${join(work, 'lib')}`};
   execFileSync('make', ['-j2', 'toybox'], {cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe']});
   return join(dir, 'toybox');
 }

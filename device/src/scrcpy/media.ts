@@ -47,6 +47,11 @@ export interface MediaClip {
 
 /** Frame rate of the video, in frames per second. */
 export const VIDEO_FRAME_RATE = 30;
+/**
+ * The frame rate scrcpy's server configures its encoder with (`KEY_FRAME_RATE`, 60, in
+ * `SurfaceEncoder.java`), which the encoder's level follows, whatever rate the screen changes at.
+ */
+export const ENCODER_FRAME_RATE = 60;
 /** Frames from one key frame to the next: 10 s (scrcpy's default `i-frame-interval`). */
 export const VIDEO_KEY_FRAME_INTERVAL = 10 * VIDEO_FRAME_RATE;
 /** scrcpy's audio capture format (`AudioConfig.java`). */
@@ -157,7 +162,7 @@ export function videoClip(request: VideoClipRequest): MediaClip {
     videoCache.delete(key);
   } else {
     const picture = targetPicture(geometry.source, width, height);
-    const stream = codec === 'h264' ? encodeH264(picture, VIDEO_FRAME_RATE, androidLevel) : encodeH265(picture, VIDEO_FRAME_RATE);
+    const stream = codec === 'h264' ? encodeH264(picture, ENCODER_FRAME_RATE, androidLevel) : encodeH265(picture, ENCODER_FRAME_RATE);
     const durationUs = 1_000_000 / VIDEO_FRAME_RATE;
     const frames: MediaFrame[] = [{data: stream.keyFrame, keyFrame: true, durationUs}];
     for (let i = 1; i < VIDEO_KEY_FRAME_INTERVAL; i++) frames.push({data: stream.skipFrame(i), keyFrame: false, durationUs});
