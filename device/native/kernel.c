@@ -16,6 +16,8 @@
  * - Directory sizes on /data and shared storage (f2fs on a Pixel, with inline dentries and the
  *   extra attributes `fscompress` needs): a directory small enough to keep its entries in its inode
  *   (one host block here) reports 3452 bytes, f2fs's MAX_INLINE_DATA; the others as they are.
+ * - The modes of the symbolic links the build made: what fs_config.cpp gives them on a phone
+ *   (`lrw-r--r--` on the root, `lrwxr-xr-x` in /system/bin), where Linux makes every link 0777.
  *
  * - `sysinfo(2)` (what `uptime` reads): the uptime and load averages of the files laid over
  *   /proc/uptime and /proc/loadavg.
@@ -115,28 +117,59 @@ static int has_prefix(const char *path, const char *prefix) {
   return strncmp(path, prefix, length) == 0 && (path[length] == '/' || path[length] == '\0');
 }
 
-/* Whether `path` (relative to `dirfd` as the *at calls take it; NULL for `dirfd` itself) is on
- * the device's f2fs: /data, and shared storage through its links. The mounts are rootfs.ts's. */
+/* Writes into `full` the absolute path of `path` taken relative to `dirfd` as the *at calls take
+ * it (NULL or "" for `dirfd` itself, AT_FDCWD for the working directory); 0 when it can't. */
+static int full_path(int dirfd, const char *path, char *full, size_t size) {
+  if (path && path[0] == '/') {
+    snprintf(full, size, "%s", path);
+    return 1;
+  }
+  char base[PATH_MAX];
+  if (dirfd == AT_FDCWD) {
+    if (!getcwd(base, sizeof(base))) return 0;
+  } else {
+    char link[32];
+    snprintf(link, sizeof(link), "/proc/self/fd/%d", dirfd);
+    ssize_t n = readlink(link, base, sizeof(base) - 1);
+    if (n < 0) return 0;
+    base[n] = '\0';
+  }
+  if (path && path[0]) snprintf(full, size, "%s%s%s", base, strcmp(base, "/") == 0 ? "" : "/", path);
+  else snprintf(full, size, "%s", base);
+  return 1;
+}
+
+/* Whether `path` (see full_path) is on the device's f2fs: /data, and shared storage through its
+ * links. The mounts are rootfs.ts's. */
 static int on_f2fs(int dirfd, const char *path) {
   char full[PATH_MAX];
-  if (path && path[0] == '/') {
-    snprintf(full, sizeof(full), "%s", path);
-  } else {
-    char base[PATH_MAX];
-    if (dirfd == AT_FDCWD) {
-      if (!getcwd(base, sizeof(base))) return 0;
-    } else {
-      char link[32];
-      snprintf(link, sizeof(link), "/proc/self/fd/%d", dirfd);
-      ssize_t n = readlink(link, base, sizeof(base) - 1);
-      if (n < 0) return 0;
-      base[n] = '\0';
-    }
-    if (path && path[0]) snprintf(full, sizeof(full), "%s/%s", base, path);
-    else snprintf(full, sizeof(full), "%s", base);
-  }
+  if (!full_path(dirfd, path, full, sizeof(full))) return 0;
   return has_prefix(full, "/data") || has_prefix(full, "/storage/emulated") || has_prefix(full, "/sdcard") ||
          has_prefix(full, "/storage/self");
+}
+
+/* The permission bits of a symbolic link the build made (fs_config.cpp's rules: 0755 in a bin or
+ * xbin folder of a partition, 0644 elsewhere, as on the root); 0 for another link (0777, as Linux
+ * makes every link). */
+static mode_t image_link_mode(int dirfd, const char *path) {
+  char full[PATH_MAX];
+  if (!full_path(dirfd, path, full, sizeof(full))) return 0;
+  char *slash = strrchr(full, '/');
+  if (!slash) return 0;
+  if (slash == full) return 0644;
+  static const char *const partitions[] = {"/system", "/vendor", "/product", "/system_ext", "/odm", "/apex"};
+  int on_image = 0;
+  for (size_t i = 0; i < sizeof(partitions) / sizeof(partitions[0]); i++) on_image |= has_prefix(full, partitions[i]);
+  if (!on_image) return 0;
+  *slash = '\0';
+  const char *folder = strrchr(full, '/') + 1;
+  return strcmp(folder, "bin") == 0 || strcmp(folder, "xbin") == 0 ? 0755 : 0644;
+}
+
+static void link_mode(int result, struct stat *buffer, int dirfd, const char *path) {
+  if (result != 0 || !buffer || !S_ISLNK(buffer->st_mode)) return;
+  mode_t mode = image_link_mode(dirfd, path);
+  if (mode) buffer->st_mode = S_IFLNK | mode;
 }
 
 static void f2fs_size(int result, struct stat *buffer, int dirfd, const char *path) {
@@ -160,6 +193,7 @@ int lstat(const char *path, struct stat *buffer) {
   int result = real(path, buffer);
   shift_stat(result, buffer);
   f2fs_size(result, buffer, AT_FDCWD, path);
+  link_mode(result, buffer, AT_FDCWD, path);
   return result;
 }
 
@@ -176,6 +210,7 @@ int fstatat(int dirfd, const char *path, struct stat *buffer, int flags) {
   int result = real(dirfd, path, buffer, flags);
   shift_stat(result, buffer);
   f2fs_size(result, buffer, dirfd, path);
+  link_mode(result, buffer, dirfd, path);
   return result;
 }
 
@@ -193,6 +228,7 @@ int lstat64(const char *path, struct stat64 *buffer) {
   int result = real(path, buffer);
   shift_stat(result, (struct stat *)buffer);
   f2fs_size(result, (struct stat *)buffer, AT_FDCWD, path);
+  link_mode(result, (struct stat *)buffer, AT_FDCWD, path);
   return result;
 }
 
@@ -209,6 +245,7 @@ int fstatat64(int dirfd, const char *path, struct stat64 *buffer, int flags) {
   int result = real(dirfd, path, buffer, flags);
   shift_stat(result, (struct stat *)buffer);
   f2fs_size(result, (struct stat *)buffer, dirfd, path);
+  link_mode(result, (struct stat *)buffer, dirfd, path);
   return result;
 }
 
@@ -231,6 +268,10 @@ int statx(int dirfd, const char *path, int flags, unsigned int mask, struct stat
   }
   if (result == 0 && S_ISDIR(buffer->stx_mode) && buffer->stx_size <= 4096 && on_f2fs(dirfd, path)) {
     buffer->stx_size = F2FS_INLINE_DIR_SIZE;
+  }
+  if (result == 0 && S_ISLNK(buffer->stx_mode)) {
+    mode_t mode = image_link_mode(dirfd, path);
+    if (mode) buffer->stx_mode = S_IFLNK | mode;
   }
   return result;
 }

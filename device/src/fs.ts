@@ -247,6 +247,23 @@ const F2FS_PATHS = ['/data', '/storage/emulated'];
  */
 const F2FS_INLINE_DIR_SIZE = 3452;
 
+/** The partitions the build makes (read-only on the device). */
+const IMAGE_PARTITIONS = ['/system', '/vendor', '/product', '/system_ext', '/odm', '/apex'];
+
+/**
+ * The permission bits of a symbolic link the build made, at device path `path`, by
+ * `libcutils/fs_config.cpp`'s rules: 0755 in a `bin` or `xbin` folder of a partition, 0644
+ * elsewhere there and on the root. `undefined` for another link (0777, as Linux makes every link).
+ * `device/native/kernel.c` reports the same to the sandbox's programs.
+ */
+function imageLinkMode(path: string): number | undefined {
+  const parent = dirname(path);
+  if (parent === '/') return 0o644;
+  if (!IMAGE_PARTITIONS.some((root) => path.startsWith(`${root}/`))) return undefined;
+  const folder = basename(parent);
+  return folder === 'bin' || folder === 'xbin' ? 0o755 : 0o644;
+}
+
 /** The parent directory of an absolute path (`/a/b` → `/a`, `/a` → `/`). */
 export function dirname(path: string): string {
   const trimmed = path.replace(/\/+$/, '');
@@ -476,10 +493,12 @@ export class DeviceFileSystem {
     const stats = lstatSync(host);
     const times = lstatSync(host, {bigint: true});
     const inline = stats.isDirectory() && stats.size <= 4096 && F2FS_PATHS.some((root) => real === root || real.startsWith(`${root}/`));
+    const linkMode = stats.isSymbolicLink() ? imageLinkMode(real) : undefined;
+    const mode = linkMode === undefined ? stats.mode : (stats.mode & ~0o7777) | linkMode;
     return {
       type: typeOf(stats),
-      mode: stats.mode,
-      permission: stats.mode & 0o7777,
+      mode,
+      permission: mode & 0o7777,
       size: inline ? F2FS_INLINE_DIR_SIZE : stats.size,
       uid: stats.uid,
       gid: stats.gid,

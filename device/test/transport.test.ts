@@ -171,6 +171,25 @@ describe('shell services', () => {
     ]);
   });
 
+  test("ls -l shows the image's links with fs_config's modes, each program as a file of its own", async () => {
+    const {connect} = await start();
+    const adb = await connect();
+    const result = await adb.subprocess.shellProtocol!.spawnWaitText(
+      'ls -l /sdcard /system/bin/ls; cd /system/bin && stat -c "%h %U:%G %A %n" cmd getprop; ln -s /x /data/local/tmp/l && stat -c %A /data/local/tmp/l',
+    );
+    assert.equal(
+      result.stdout,
+      [
+        'lrw-r--r-- 1 root root  21 2009-01-01 00:00 /sdcard -> /storage/self/primary',
+        'lrwxr-xr-x 1 root shell  6 2009-01-01 00:00 /system/bin/ls -> toybox',
+        '1 root:shell -rwxr-xr-x cmd',
+        '1 root:shell -rwxr-xr-x getprop',
+        'lrwxrwxrwx',
+        '',
+      ].join('\n'),
+    );
+  });
+
   /** Reads a PTY's output into `screen`, which `until` waits on. */
   function terminal(output: {getReader(): {read(): Promise<{done: boolean; value?: Uint8Array}>}}) {
     const reader = output.getReader();

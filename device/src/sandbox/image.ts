@@ -17,7 +17,6 @@ import {
   chownSync,
   copyFileSync,
   lchownSync,
-  linkSync,
   lutimesSync,
   mkdirSync,
   readdirSync,
@@ -107,11 +106,6 @@ class ImageWriter {
     this.#entries.push({path, symlink: false});
   }
 
-  /** A hard link: the same file under another name (as one binary serves several names). */
-  link(path: string, existing: string): void {
-    linkSync(this.#host(existing), this.#host(path));
-  }
-
   symlink(path: string, target: string, gid = 0): void {
     symlinkSync(target, this.#host(path));
     try {
@@ -188,8 +182,9 @@ function installPrograms(partitions: Partitions, programs: ShellPrograms): void 
   // The device's own programs: init, adbd's device side, and the framework client under each name.
   image.copy(`${bin}/init`, native.device, 0o755, AID.shell);
   image.dir('/apex/com.android.adbd/bin', 0o755, AID.shell);
-  image.link('/apex/com.android.adbd/bin/adbd', `${bin}/init`);
-  for (const name of FRAMEWORK_PROGRAMS) image.link(`${bin}/${name}`, `${bin}/init`);
+  // Copies, not hard links: on a phone each is a file of its own (`ls -l` shows one link).
+  image.copy('/apex/com.android.adbd/bin/adbd', native.device, 0o755, AID.shell);
+  for (const name of FRAMEWORK_PROGRAMS) image.copy(`${bin}/${name}`, native.device, 0o755, AID.shell);
   image.symlink(`${bin}/app_process`, 'app_process64', AID.shell);
   for (const [name, script] of Object.entries(SYSTEM_BIN_SCRIPTS)) image.file(`${bin}/${name}`, script, 0o755, AID.shell);
   for (const dir of ['/apex/com.android.runtime/bin', '/apex/com.android.art/bin', '/product/bin', '/system_ext/bin', '/vendor/bin']) {
