@@ -458,42 +458,69 @@ static socklen_t parse_address(const char *spec, struct sockaddr_storage *addres
   return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + offset + length + (offset ? 0 : 1));
 }
 
-/* Relays bytes both ways until either side ends; then closes both, as an adb stream has no half-close. */
+/*
+ * Relays bytes both ways: `a` is the Node.js side's connection, `b` the device's socket. Each
+ * direction runs until its reader ends or its writer fails; a failed write (the device program
+ * closed its socket while the host was still sending) does not stop the other direction, so what
+ * the program wrote before it closed still reaches the host, as adbd reads a socket's data as it
+ * arrives. When the device's socket ends, the Node.js side is told (shutdown), and it closes the
+ * stream, as an adb stream has no half-close. Closes both when neither direction is left.
+ */
 static void relay(int a, int b) {
   char buffer[64 * 1024];
-  for (;;) {
-    struct pollfd fds[2] = {{.fd = a, .events = POLLIN}, {.fd = b, .events = POLLIN}};
+  int fds_of[2] = {a, b};
+  int open_from[2] = {1, 1}; /* open_from[i]: bytes still flow from fds_of[i] to the other */
+  while (open_from[0] || open_from[1]) {
+    struct pollfd fds[2] = {{.fd = open_from[0] ? a : -1, .events = POLLIN}, {.fd = open_from[1] ? b : -1, .events = POLLIN}};
     if (poll(fds, 2, -1) < 0) {
       if (errno == EINTR) continue;
       break;
     }
-    int done = 0;
-    for (int i = 0; i < 2 && !done; i++) {
-      if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-      ssize_t n = read(fds[i].fd, buffer, sizeof(buffer));
+    /* The device's socket first: its data is what must not be lost. */
+    for (int k = 0; k < 2; k++) {
+      int i = 1 - k;
+      if (!open_from[i] || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      ssize_t n = read(fds_of[i], buffer, sizeof(buffer));
       if (n < 0 && errno == EINTR) continue;
-      if (n <= 0 || write_all(fds[1 - i].fd, buffer, (size_t)n) < 0) done = 1;
+      if (n <= 0) {
+        open_from[i] = 0;
+        shutdown(fds_of[1 - i], SHUT_WR);
+        /* The Node.js side ended: the device's socket gets nothing more, and nothing more is read. */
+        if (i == 0) open_from[1] = 0;
+      } else if (write_all(fds_of[1 - i], buffer, (size_t)n) < 0) {
+        open_from[i] = 0;
+        if (i == 1) open_from[0] = 0; /* the Node.js side is gone */
+      }
     }
-    if (done) break;
   }
   close(a);
   close(b);
+}
+
+/* The request's `address`, parsed, and a stream socket of its family; on failure answers `conn`
+ * with the reason and returns -1. */
+static int address_socket(int conn, struct request *rq, struct sockaddr_storage *address, int *family, socklen_t *length) {
+  const char *error = NULL;
+  *length = parse_address(request_get(rq, "address", ""), address, family, &error);
+  if (*length == (socklen_t)-1) {
+    reply(conn, "error %s", error);
+    return -1;
+  }
+  int fd = socket(*family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) reply(conn, "error %s", strerror(errno));
+  return fd;
 }
 
 /* Returns -1 when it failed before taking `conn` over (the caller closes it), else 0. */
 static int connect_socket(int conn, struct request *rq) {
   struct sockaddr_storage address;
   int family;
-  const char *error = NULL;
-  socklen_t length = parse_address(request_get(rq, "address", ""), &address, &family, &error);
-  if (length == (socklen_t)-1) {
-    reply(conn, "error %s", error);
-    return -1;
-  }
-  int fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0 || connect(fd, (struct sockaddr *)&address, length) < 0) {
+  socklen_t length;
+  int fd = address_socket(conn, rq, &address, &family, &length);
+  if (fd < 0) return -1;
+  if (connect(fd, (struct sockaddr *)&address, length) < 0) {
     reply(conn, "error %s", strerror(errno));
-    if (fd >= 0) close(fd);
+    close(fd);
     return -1;
   }
   reply(conn, "ok");
@@ -505,17 +532,13 @@ static int connect_socket(int conn, struct request *rq) {
 static int listen_socket(int conn, struct request *rq) {
   struct sockaddr_storage address;
   int family;
-  const char *error = NULL;
-  socklen_t length = parse_address(request_get(rq, "address", ""), &address, &family, &error);
-  if (length == (socklen_t)-1) {
-    reply(conn, "error %s", error);
-    return -1;
-  }
-  int fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  socklen_t length;
+  int fd = address_socket(conn, rq, &address, &family, &length);
+  if (fd < 0) return -1;
   int one = 1;
   if (family == AF_INET) setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
   struct sockaddr_in *in = (struct sockaddr_in *)&address;
-  if (fd >= 0 && family == AF_INET && in->sin_port == 0) {
+  if (family == AF_INET && in->sin_port == 0) {
     /*
      * tcp:0: the kernel would pick a random free port; the device takes the first free one from
      * FIRST_PICKED_PORT (in the kernel's ephemeral range), so that what a program prints of it is
@@ -526,14 +549,14 @@ static int listen_socket(int conn, struct request *rq) {
       if (bind(fd, (struct sockaddr *)&address, length) == 0) break;
       if (errno != EADDRINUSE) break;
     }
-  } else if (fd >= 0 && bind(fd, (struct sockaddr *)&address, length) < 0) {
+  } else if (bind(fd, (struct sockaddr *)&address, length) < 0) {
     reply(conn, "error %s", strerror(errno));
     close(fd);
     return -1;
   }
-  if (fd < 0 || listen(fd, 128) < 0) {
+  if (listen(fd, 128) < 0) {
     reply(conn, "error %s", strerror(errno));
-    if (fd >= 0) close(fd);
+    close(fd);
     return -1;
   }
   int port = 0;

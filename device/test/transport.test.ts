@@ -320,6 +320,32 @@ describe('flow control', () => {
   }
 });
 
+describe('forward tunnels', () => {
+  test("a device program's first bytes, sent as it accepts, reach the host every time", async () => {
+    const {connect} = await start();
+    const adb = await connect();
+    for (let round = 0; round < 20; round++) {
+      // Ends when the connection does: nc half-closes after stdin's "foo", then waits for EOF.
+      const server = adb.subprocess.shellProtocol!.spawnWaitText('echo foo | nc -l -p 12345');
+      let socket;
+      for (let tries = 0; !socket; tries++) {
+        try {
+          socket = await adb.createSocket('tcp:12345');
+        } catch (error) {
+          if (tries > 100) throw error;
+          await delay(10);
+        }
+      }
+      const reader = socket.readable.getReader();
+      let text = '';
+      for (let chunk; !(chunk = await reader.read()).done;) text += decodeUtf8(chunk.value);
+      assert.equal(text, 'foo\n', `round ${round}`);
+      await socket.close();
+      assert.equal((await server).exitCode, 0);
+    }
+  });
+});
+
 describe('reverse tunnels', () => {
   test('reverse:forward, list and remove, and a device program reaching the host through it', async () => {
     const {device, connect} = await start();

@@ -189,7 +189,14 @@ test('decideRun: the reasons not to run, in order, and the preludes, server and 
     /^invalid: event="…" drives a browser page, and this sample uses no browser API/,
   );
 
-  const node = {server: false, platform: 'node', browser: [], events: [], actions: {interrupt: undefined, unplug: undefined}};
+  const node = {
+    server: false,
+    platform: 'node',
+    browser: [],
+    events: [],
+    actions: {interrupt: undefined, unplug: undefined},
+    varies: false,
+  };
   assert.deepEqual(decideRun(facts({code: 'declare const adb: Adb;\nawait adb.getProp("x");'})), {
     run: true,
     preludes: ['adb'],
@@ -202,6 +209,17 @@ test('decideRun: the reasons not to run, in order, and the preludes, server and 
     standIn: false,
     ...node,
   });
+  // varies="…": the output is compared with its numbers masked.
+  assert.deepEqual(
+    decideRun(facts({meta: {varies: "top's figures", problems: []}, code: 'declare const adb: Adb;\nawait adb.getProp("x");'})),
+    {
+      run: true,
+      preludes: ['adb'],
+      standIn: true,
+      ...node,
+      varies: true,
+    },
+  );
   const server = decideRun(facts({code: 'new AdbServerClient(new AdbServerNodeTcpConnector({host: "127.0.0.1", port: 5037}));'}));
   assert.deepEqual(server, {run: true, preludes: [], standIn: false, ...node, server: true});
 
@@ -229,6 +247,7 @@ test('decideRun: the reasons not to run, in order, and the preludes, server and 
       browser: ['document', 'window'],
       events: click,
       actions: {interrupt: undefined, unplug: undefined},
+      varies: false,
     },
   );
   const jsx = decideRun(facts({block: {code: 'export const A = () => null;', lang: 'tsx'}}));
@@ -367,6 +386,16 @@ test('formatRecord keeps stdout and stderr apart; compareRecord names the first 
   assert.equal(compareRecord('a\n', 'a\nb\n'), 'line 2: recorded "", printed "b"');
   assert.equal(compareRecord('a\nb\nc', 'a\nb'), 'line 3: missing: "c"');
   assert.equal(compareRecord('a', 'a\nb'), 'line 2: not in the recording: "b"');
+  // maskNumbers: figures and the spaces that pad them differ, the words may not.
+  assert.equal(
+    compareRecord('Mem:  7675716K total\n', 'Mem:    24105M total\n', {maskNumbers: true}),
+    'line 1: recorded "Mem:#K total", printed "Mem:#M total"',
+  );
+  assert.equal(compareRecord('Tasks: 786 total,   1 running\n', 'Tasks: 20 total,  12 running\n', {maskNumbers: true}), undefined);
+  assert.equal(
+    compareRecord('Tasks: 786 total\n', 'Threads: 786 total\n', {maskNumbers: true}),
+    'line 1: recorded "Tasks:# total", printed "Threads:# total"',
+  );
 });
 
 test('caughtReferenceError: a stand-in error printed by a catch still fails the sample', () => {

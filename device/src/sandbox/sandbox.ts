@@ -193,12 +193,13 @@ export class Sandbox {
   /**
    * Connects to a socket inside the sandbox's network (`tcp:PORT`, `localabstract:NAME`, …), as
    * adbd does for a forward tunnel. Resolves with a socket carrying the bytes both ways; rejects
-   * with the error text (`Connection refused`).
+   * with the error text (`Connection refused`). The socket is paused until its reader comes.
    */
   async connect(address: string): Promise<Socket> {
     const {socket, packets} = await this.#request(requestPacket('connect', {address}));
+    // Left paused: what the program sends at once (nc's banner) waits for the reader, who
+    // comes after the stream's OKAY; a flowing socket would drop it.
     packets.release();
-    socket.resume();
     return socket;
   }
 
@@ -219,7 +220,6 @@ export class Sandbox {
         this.#request(requestPacket('take', {token})).then(
           ({socket: taken, packets: takenPackets}) => {
             takenPackets.release();
-            taken.resume();
             onConnection(taken);
           },
           () => undefined,
