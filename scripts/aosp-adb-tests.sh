@@ -11,6 +11,13 @@ tests=../shared/tools/aosp-adb-tests
 [ -f "$tests/run.sh" ] || { echo "aosp adb tests: $tests is missing (../shared beside the project)"; exit 1; }
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
+# A clean clone's first device builds mksh and toybox (30 s and more beside npm test's other
+# stages), longer than run.sh waits for the device to listen: build them first (at once when
+# cached; another process's build is waited for).
+node --import tsx --input-type=module -e '
+  (await import("./device/src/sandbox/programs.ts")).shellPrograms();
+  (await import("./device/src/sandbox/native.ts")).nativePrograms();' >"$log" 2>&1 \
+  || { echo "aosp adb tests: the device's programs did not build:"; tail -20 "$log"; exit 1; }
 bash "$tests/run.sh" >"$log" 2>&1
 status=$?
 out=$(sed -n 's/^logs: //p' "$log" | tail -1)

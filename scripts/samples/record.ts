@@ -80,14 +80,15 @@ export interface NormalizeContext {
  * - `Node.js v20.1.0` becomes `Node.js <version>`;
  * - a run of stack-frame lines (`    at …`) becomes one line `    at …`, as frames inside the
  *   libraries and Node.js change with their versions (with `frames: 'first'`, after the first).
- * Line ends become `\n`.
+ * Line ends become `\n`: `\r\n`, a terminal's `\r\r\n` (its own carriage return before the
+ * line discipline's), and a lone `\r`.
  *
  * @param text The output (stdout or stderr).
  * @param context What else to replace.
  * @returns The normalised text.
  */
 export function normalizeOutput(text: string, context: NormalizeContext = {}): string {
-  let result = text.replace(/\r\n?/g, '\n');
+  let result = text.replace(/\r+\n|\r/g, '\n');
   const replacements = [...(context.replacements ?? [])].filter(([from]) => from.length > 0).sort((a, b) => b[0].length - a[0].length);
   for (const [from, to] of replacements) {
     if (path.isAbsolute(from)) result = result.split(`file://${from}`).join(to);

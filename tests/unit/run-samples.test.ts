@@ -355,6 +355,7 @@ test('normalizeOutput: paths, ports, host times, durations, ids, versions and st
     '    at f (file:///repo/a.js:1:1)',
     '    at g (node:internal/x:2:2)',
     'after\r\n',
+    'typed\r\r\n',
   ].join('\n');
   const expected = [
     'docs/api/page.mdx:14',
@@ -367,10 +368,10 @@ test('normalizeOutput: paths, ports, host times, durations, ids, versions and st
     'Node.js <version>',
     'Error: boom',
   ];
-  assert.equal(normalizeOutput(text, context), [...expected, '    at …', 'after\n'].join('\n'));
+  assert.equal(normalizeOutput(text, context), [...expected, '    at …', 'after\n', 'typed\n'].join('\n'));
   assert.equal(
     normalizeOutput(text, {...context, frames: 'first'}),
-    [...expected, '    at f (<root>/a.js:1:1)', '    at …', 'after\n'].join('\n'),
+    [...expected, '    at f (<root>/a.js:1:1)', '    at …', 'after\n', 'typed\n'].join('\n'),
   );
   // A single frame is kept as it is with `first`.
   assert.equal(normalizeOutput('E\n    at x (y:1:1)\n', {frames: 'first'}), 'E\n    at x (y:1:1)\n');
