@@ -13,9 +13,13 @@
  *   2009-01-01, the seeded user files) as they are. An access or modification time that was set
  *   (adbd's sync sets the pushed mtime, `touch -d` sets any) stays as set: the kernel stamps a
  *   change's time and its ctime together, so a whole second that differs from the ctime was set.
- * - Directory sizes on /data and shared storage (f2fs on a Pixel, with inline dentries and the
- *   extra attributes `fscompress` needs): a directory small enough to keep its entries in its inode
- *   (one host block here) reports 3452 bytes, f2fs's MAX_INLINE_DATA; the others as they are.
+ * - Directory sizes, by the file system the folder is on in a Pixel (the device's files are on a
+ *   host tmpfs, where a directory reports 20 bytes an entry): on /data and shared storage (f2fs,
+ *   with inline dentries and the extra attributes `fscompress` needs) a directory small enough to
+ *   keep its entries in its inode reports 3452 bytes, f2fs's MAX_INLINE_DATA, and whole 4096-byte
+ *   blocks beyond; on /dev, /mnt, /storage and /apex (tmpfs on the phone too) the tmpfs size; on
+ *   the rest (ext4 and erofs) whole 4096-byte blocks; 0 (procfs, sysfs) stays 0. The blocks it
+ *   takes (`st_blocks`, what `ls -s` and `du` count) follow: tmpfs none, the others whole blocks.
  * - The modes of the symbolic links the build made: what fs_config.cpp gives them on a phone
  *   (`lrw-r--r--` on the root, `lrwxr-xr-x` in /system/bin), where Linux makes every link 0777.
  *
@@ -120,10 +124,7 @@ static int has_prefix(const char *path, const char *prefix) {
 /* Writes into `full` the absolute path of `path` taken relative to `dirfd` as the *at calls take
  * it (NULL or "" for `dirfd` itself, AT_FDCWD for the working directory); 0 when it can't. */
 static int full_path(int dirfd, const char *path, char *full, size_t size) {
-  if (path && path[0] == '/') {
-    snprintf(full, size, "%s", path);
-    return 1;
-  }
+  if (path && path[0] == '/') return (size_t)snprintf(full, size, "%s", path) < size;
   char base[PATH_MAX];
   if (dirfd == AT_FDCWD) {
     if (!getcwd(base, sizeof(base))) return 0;
@@ -134,18 +135,35 @@ static int full_path(int dirfd, const char *path, char *full, size_t size) {
     if (n < 0) return 0;
     base[n] = '\0';
   }
-  if (path && path[0]) snprintf(full, size, "%s%s%s", base, strcmp(base, "/") == 0 ? "" : "/", path);
-  else snprintf(full, size, "%s", base);
-  return 1;
+  int length = path && path[0] ? snprintf(full, size, "%s%s%s", base, strcmp(base, "/") == 0 ? "" : "/", path)
+                                : snprintf(full, size, "%s", base);
+  return length >= 0 && (size_t)length < size;
 }
 
-/* Whether `path` (see full_path) is on the device's f2fs: /data, and shared storage through its
- * links. The mounts are rootfs.ts's. */
-static int on_f2fs(int dirfd, const char *path) {
+/* Whether the canonical path `full` is on the device's f2fs: /data, and shared storage (the FUSE
+ * view of /data/media). The mounts are rootfs.ts's. */
+static int on_f2fs(const char *full) { return has_prefix(full, "/data") || has_prefix(full, "/storage/emulated"); }
+
+/* Whether the canonical path `full` is on one of the phone's tmpfs mounts (init.rc mounts /dev,
+ * /mnt, /storage and /apex as tmpfs). */
+static int on_tmpfs(const char *full) {
+  return has_prefix(full, "/dev") || has_prefix(full, "/mnt") || has_prefix(full, "/storage") || has_prefix(full, "/apex");
+}
+
+static off_t whole_blocks(off_t size) { return (size + 4095) / 4096 * 4096; }
+
+/* The size the phone's file system gives the directory `path` (see full_path) whose host size is
+ * `size`, and in `blocks` the 512-byte blocks it takes there (f2fs, ext4, erofs: its whole 4096-byte
+ * blocks; tmpfs: none). A directory's last component is no link (or was followed), so its
+ * canonical path (realpath: /sdcard is /storage/emulated/0) names the folder the kernel looked at. */
+static off_t dir_size(off_t size, int dirfd, const char *path, blkcnt_t *blocks) {
   char full[PATH_MAX];
-  if (!full_path(dirfd, path, full, sizeof(full))) return 0;
-  return has_prefix(full, "/data") || has_prefix(full, "/storage/emulated") || has_prefix(full, "/sdcard") ||
-         has_prefix(full, "/storage/self");
+  char canonical[PATH_MAX];
+  if (!full_path(dirfd, path, full, sizeof(full)) || !realpath(full, canonical)) return size;
+  if (on_tmpfs(canonical) && !on_f2fs(canonical)) return size;
+  off_t phone = on_f2fs(canonical) && size <= 4096 ? F2FS_INLINE_DIR_SIZE : whole_blocks(size);
+  *blocks = whole_blocks(phone) / 512;
+  return phone;
 }
 
 /* The permission bits of a symbolic link the build made (fs_config.cpp's rules: 0755 in a bin or
@@ -172,10 +190,8 @@ static void link_mode(int result, struct stat *buffer, int dirfd, const char *pa
   if (mode) buffer->st_mode = S_IFLNK | mode;
 }
 
-static void f2fs_size(int result, struct stat *buffer, int dirfd, const char *path) {
-  if (result == 0 && buffer && S_ISDIR(buffer->st_mode) && buffer->st_size <= 4096 && on_f2fs(dirfd, path)) {
-    buffer->st_size = F2FS_INLINE_DIR_SIZE;
-  }
+static void phone_dir_size(int result, struct stat *buffer, int dirfd, const char *path) {
+  if (result == 0 && buffer && S_ISDIR(buffer->st_mode)) buffer->st_size = dir_size(buffer->st_size, dirfd, path, &buffer->st_blocks);
 }
 
 #define REAL(name) static __typeof__(name) *real; if (!real) real = (__typeof__(name) *)dlsym(RTLD_NEXT, #name)
@@ -184,7 +200,7 @@ int stat(const char *path, struct stat *buffer) {
   REAL(stat);
   int result = real(path, buffer);
   shift_stat(result, buffer);
-  f2fs_size(result, buffer, AT_FDCWD, path);
+  phone_dir_size(result, buffer, AT_FDCWD, path);
   return result;
 }
 
@@ -192,7 +208,7 @@ int lstat(const char *path, struct stat *buffer) {
   REAL(lstat);
   int result = real(path, buffer);
   shift_stat(result, buffer);
-  f2fs_size(result, buffer, AT_FDCWD, path);
+  phone_dir_size(result, buffer, AT_FDCWD, path);
   link_mode(result, buffer, AT_FDCWD, path);
   return result;
 }
@@ -201,7 +217,7 @@ int fstat(int fd, struct stat *buffer) {
   REAL(fstat);
   int result = real(fd, buffer);
   shift_stat(result, buffer);
-  f2fs_size(result, buffer, fd, NULL);
+  phone_dir_size(result, buffer, fd, NULL);
   return result;
 }
 
@@ -209,7 +225,7 @@ int fstatat(int dirfd, const char *path, struct stat *buffer, int flags) {
   REAL(fstatat);
   int result = real(dirfd, path, buffer, flags);
   shift_stat(result, buffer);
-  f2fs_size(result, buffer, dirfd, path);
+  phone_dir_size(result, buffer, dirfd, path);
   link_mode(result, buffer, dirfd, path);
   return result;
 }
@@ -219,7 +235,7 @@ int stat64(const char *path, struct stat64 *buffer) {
   REAL(stat64);
   int result = real(path, buffer);
   shift_stat(result, (struct stat *)buffer);
-  f2fs_size(result, (struct stat *)buffer, AT_FDCWD, path);
+  phone_dir_size(result, (struct stat *)buffer, AT_FDCWD, path);
   return result;
 }
 
@@ -227,7 +243,7 @@ int lstat64(const char *path, struct stat64 *buffer) {
   REAL(lstat64);
   int result = real(path, buffer);
   shift_stat(result, (struct stat *)buffer);
-  f2fs_size(result, (struct stat *)buffer, AT_FDCWD, path);
+  phone_dir_size(result, (struct stat *)buffer, AT_FDCWD, path);
   link_mode(result, (struct stat *)buffer, AT_FDCWD, path);
   return result;
 }
@@ -236,7 +252,7 @@ int fstat64(int fd, struct stat64 *buffer) {
   REAL(fstat64);
   int result = real(fd, buffer);
   shift_stat(result, (struct stat *)buffer);
-  f2fs_size(result, (struct stat *)buffer, fd, NULL);
+  phone_dir_size(result, (struct stat *)buffer, fd, NULL);
   return result;
 }
 
@@ -244,7 +260,7 @@ int fstatat64(int dirfd, const char *path, struct stat64 *buffer, int flags) {
   REAL(fstatat64);
   int result = real(dirfd, path, buffer, flags);
   shift_stat(result, (struct stat *)buffer);
-  f2fs_size(result, (struct stat *)buffer, dirfd, path);
+  phone_dir_size(result, (struct stat *)buffer, dirfd, path);
   link_mode(result, (struct stat *)buffer, dirfd, path);
   return result;
 }
@@ -266,8 +282,10 @@ int statx(int dirfd, const char *path, int flags, unsigned int mask, struct stat
     shift_statx(&buffer->stx_ctime);
     shift_statx(&buffer->stx_btime);
   }
-  if (result == 0 && S_ISDIR(buffer->stx_mode) && buffer->stx_size <= 4096 && on_f2fs(dirfd, path)) {
-    buffer->stx_size = F2FS_INLINE_DIR_SIZE;
+  if (result == 0 && S_ISDIR(buffer->stx_mode)) {
+    blkcnt_t blocks = (blkcnt_t)buffer->stx_blocks;
+    buffer->stx_size = dir_size((off_t)buffer->stx_size, dirfd, path, &blocks);
+    buffer->stx_blocks = (__u64)blocks;
   }
   if (result == 0 && S_ISLNK(buffer->stx_mode)) {
     mode_t mode = image_link_mode(dirfd, path);

@@ -238,8 +238,11 @@ export class SimulatedDevice implements Device {
     return `device::${props.join('')}features=${this.features.join(',')}`;
   }
 
-  /** Runs the daemon protocol on one host connection until it ends. */
+  /** Runs the daemon protocol on one host connection until it ends; starts the sandbox if it isn't running. */
   attach(connection: ByteConnection): DeviceTransport {
+    // A phone's init and adbd run before any host comes: the sandbox starts with the first host,
+    // beside its handshake, so that its first shell doesn't wait for it.
+    if (!Sandbox.unavailable() && !this.#closed) void this.sandbox().catch(() => undefined);
     const transport = new DeviceTransport(this, connection);
     this.transports.add(transport);
     void transport.closed.then(() => this.transports.delete(transport));

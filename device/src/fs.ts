@@ -241,11 +241,32 @@ function components(path: string): string[] {
 
 /** Where the device's f2fs is (/data; shared storage is MediaProvider's view of /data/media). */
 const F2FS_PATHS = ['/data', '/storage/emulated'];
+/** Where the phone mounts a tmpfs (init.rc) among the device's folders. */
+const TMPFS_PATHS = ['/dev', '/mnt', '/storage', '/apex'];
 /**
  * The size f2fs gives a directory whose entries fit in its inode (inline dentries): MAX_INLINE_DATA,
  * 4 × (923 addresses − 9 for the extra attributes `fscompress` needs − 50 inline xattr − 1), bytes.
  */
 const F2FS_INLINE_DIR_SIZE = 3452;
+
+function under(path: string, roots: readonly string[]): boolean {
+  return roots.some((root) => path === root || path.startsWith(`${root}/`));
+}
+
+/**
+ * The size, in bytes, a Pixel's file system gives the directory at device path `real` (links
+ * resolved) whose host size is `size` (the device's tree is on a host tmpfs: 20 bytes an entry).
+ * f2fs (/data, shared storage): 3452 (MAX_INLINE_DATA) while the entries fit in the inode, whole
+ * 4096-byte blocks beyond; tmpfs (/dev, /mnt, /storage, /apex): the tmpfs size; ext4 and erofs
+ * elsewhere: whole 4096-byte blocks (0, as procfs gives, stays 0). `device/native/kernel.c`
+ * reports the same to the sandbox's programs.
+ */
+function phoneDirectorySize(real: string, size: number): number {
+  const blocks = Math.ceil(size / 4096) * 4096;
+  if (under(real, F2FS_PATHS)) return size <= 4096 ? F2FS_INLINE_DIR_SIZE : blocks;
+  if (under(real, TMPFS_PATHS)) return size;
+  return blocks;
+}
 
 /** The partitions the build makes (read-only on the device). */
 const IMAGE_PARTITIONS = ['/system', '/vendor', '/product', '/system_ext', '/odm', '/apex'];
@@ -486,20 +507,19 @@ export class DeviceFileSystem {
 
   /**
    * The metadata of the entry at `host` (device path `real`; a link there is not followed), with
-   * the device's times, and f2fs's size for a small directory on /data or shared storage, as
-   * `device/native/kernel.c` reports them to the sandbox's programs.
+   * the device's times, and a directory's size as the phone's file system gives it
+   * (`phoneDirectorySize`), as `device/native/kernel.c` reports them to the sandbox's programs.
    */
   #statOf(host: string, real: string, mount: Mount): FileStat {
     const stats = lstatSync(host);
     const times = lstatSync(host, {bigint: true});
-    const inline = stats.isDirectory() && stats.size <= 4096 && F2FS_PATHS.some((root) => real === root || real.startsWith(`${root}/`));
     const linkMode = stats.isSymbolicLink() ? imageLinkMode(real) : undefined;
     const mode = linkMode === undefined ? stats.mode : (stats.mode & ~0o7777) | linkMode;
     return {
       type: typeOf(stats),
       mode,
       permission: mode & 0o7777,
-      size: inline ? F2FS_INLINE_DIR_SIZE : stats.size,
+      size: stats.isDirectory() ? phoneDirectorySize(real, stats.size) : stats.size,
       uid: stats.uid,
       gid: stats.gid,
       atime: this.#deviceTime(times.atimeNs, times.ctimeNs),

@@ -230,20 +230,23 @@ describe('sync', () => {
     assert.equal(shell.stdout, `${pushed} ${clock}\n${clock} ${clock}\n`);
   });
 
-  test("directories on /data and shared storage have f2fs's inline size, 3452; /system's ext4 4096", async () => {
+  test("directories on /data and shared storage have f2fs's inline size, 3452; ext4's 4096 on / and /system; tmpfs's own on /storage", async () => {
     const {adb} = await connect();
     const sync = await adb.sync();
     try {
       assert.equal((await sync.stat('/sdcard/Download')).size, 3452n);
       assert.equal((await sync.stat('/data/local/tmp')).size, 3452n);
       assert.equal((await sync.stat('/system')).size, 4096n);
+      assert.equal((await sync.stat('/metadata')).size, 4096n);
+      // tmpfs: 40 bytes and 20 an entry (emulated, self), as on the phone.
+      assert.equal((await sync.stat('/storage')).size, 80n);
     } finally {
       await sync.dispose();
     }
     const shell = await adb.subprocess.shellProtocol!.spawnWaitText(
-      'stat -c "%s %n" /sdcard/Download /data/local/tmp /system; cd /sdcard && stat -c %s Music',
+      'stat -c "%s %b %n" /sdcard/Download /data/local/tmp /system /metadata /storage; cd /sdcard && stat -c %s Music',
     );
-    assert.equal(shell.stdout, '3452 /sdcard/Download\n3452 /data/local/tmp\n4096 /system\n3452\n');
+    assert.equal(shell.stdout, '3452 8 /sdcard/Download\n3452 8 /data/local/tmp\n4096 8 /system\n4096 8 /metadata\n80 0 /storage\n3452\n');
   });
 
   test('files pushed to shared storage take the FUSE owner and mode', async () => {

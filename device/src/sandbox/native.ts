@@ -49,10 +49,10 @@ export function nativePrograms(): NativePrograms {
     try {
       execFileSync(
         'cc',
-        ['-O2', '-Wall', '-pthread', '-Wl,--dynamic-linker=/system/bin/linker64', '-o', device + partial, ...programSources],
+        ['-O2', '-Wall', '-Werror=implicit-function-declaration', '-pthread', '-Wl,--dynamic-linker=/system/bin/linker64', '-o', device + partial, ...programSources],
         {stdio: ['ignore', 'ignore', 'pipe']},
       );
-      execFileSync('cc', ['-O2', '-Wall', '-shared', '-fPIC', '-o', kernelShim + partial, join(SOURCES, 'kernel.c')], {
+      execFileSync('cc', ['-O2', '-Wall', '-Werror=implicit-function-declaration', '-shared', '-fPIC', '-o', kernelShim + partial, join(SOURCES, 'kernel.c')], {
         stdio: ['ignore', 'ignore', 'pipe'],
       });
     } catch (error) {
