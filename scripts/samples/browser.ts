@@ -50,12 +50,13 @@ import * as esbuild from 'esbuild';
 
 import {buildApk} from '../../device/src/apk.ts';
 import type {SimulatedDevice} from '../../device/src/device.ts';
+import type {Library} from '../../src/versions/index.ts';
 import {startWebUsbBridge} from '../../device/src/webusb/index.ts';
 import type {SampleEvent} from './extract.ts';
 import {HARNESS_GLOBAL, SAMPLE_ATTRIBUTE, START_BUTTON_ID, type SampleHarness} from './harness.ts';
-import {PACKAGE_ROOT} from './libraries.ts';
+import {importsPlugin, PACKAGE_ROOT} from './libraries.ts';
 import {withRunPreludes} from './prelude.ts';
-import {BROWSER_BUILD, chromiumLaunchOptions, contentType, htmlPage, libraryAlias, serveFiles, type Served} from './web.ts';
+import {BROWSER_BUILD, chromiumLaunchOptions, contentType, htmlPage, serveFiles, type Served} from './web.ts';
 
 /** How long the runner waits after a sample's top-level code and events, for logs still on their way, in milliseconds. */
 export const SETTLE_MS = 250;
@@ -78,11 +79,23 @@ const OUTPUT_LIMIT = 1024 * 1024;
 /** The harness's source. */
 const HARNESS_SOURCE = path.join(PACKAGE_ROOT, 'scripts', 'samples', 'harness.ts');
 
-/** The browser prelude runtime's source: what `./prelude-runtime.mjs` means in a browser sample. */
-const PRELUDE_BROWSER = path.join(PACKAGE_ROOT, 'scripts', 'samples', 'prelude-browser.ts');
+/**
+ * The browser prelude runtime's source: what `./prelude-runtime.mjs` means in a browser sample:
+ * the adb and client preludes for 2.0.0, the adb prelude alone for the older versions (whose pages
+ * have no client prelude; prelude-browser.ts's Scrcpy session is 2.x's).
+ */
+const preludeBrowser = (version: string) =>
+  path.join(PACKAGE_ROOT, 'scripts', 'samples', version === '2.0.0' ? 'prelude-browser.ts' : 'prelude-browser-adb.ts');
 
-/** TinyH264's worker module, which the decoder loads from `worker.js` beside its own module. */
-const TINYH264_WORKER = 'scrcpy-decoder-tinyh264/esm/worker.js';
+/**
+ * TinyH264's worker module of a library, which the decoder loads from `worker.js` beside its own
+ * module: the package's `esm/worker.js`, or the sources' `src/worker.ts`.
+ */
+function tinyH264Worker(library: Library): string {
+  return library.kind === 'scope'
+    ? path.join(PACKAGE_ROOT, 'node_modules', library.scope, 'scrcpy-decoder-tinyh264', 'esm', 'worker.js')
+    : path.join(path.resolve(PACKAGE_ROOT, library.dir), 'scrcpy-decoder-tinyh264', 'src', 'worker.ts');
+}
 
 /** Where the built files are served. */
 const OUT_PATH = '/out/';
@@ -101,8 +114,9 @@ export interface BrowserJob {
   preludes: readonly string[];
   /** The input events of its `event="…"`, in order. */
   events: readonly SampleEvent[];
-  /** The npm alias scope of its library (`@tango-v2`), or undefined for the real package names. */
-  scope: string | undefined;
+  /** Its docs version (the bundle's folder) and that version's library (libraries.ts). */
+  version: string;
+  library: Library;
 }
 
 /** What a browser sample did, before run.ts normalises it. */
@@ -608,7 +622,6 @@ interface Bundle {
  */
 async function bundle(jobs: readonly BrowserJob[], dir: string): Promise<Bundle> {
   fs.mkdirSync(dir, {recursive: true});
-  const outDir = path.join(dir, 'out');
   const harnessEntry = path.join(dir, 'harness-entry.ts');
   fs.writeFileSync(harnessEntry, `import {installHarness} from ${JSON.stringify(HARNESS_SOURCE)};\ninstallHarness(window);\n`);
   const sources = new Map<number, string>();
@@ -617,76 +630,87 @@ async function bundle(jobs: readonly BrowserJob[], dir: string): Promise<Bundle>
     fs.writeFileSync(file, withRunPreludes(job.code, job.preludes, job.line, './prelude-runtime.mjs'));
     sources.set(job.index, file);
   }
-  const scopes = [...new Set(jobs.map((job) => job.scope))];
-  if (scopes.length > 1) throw new Error(`browser samples of several libraries in one run (${scopes.join(', ')})`);
-  const scope = scopes[0];
   const samples = new Set(sources.values());
-  const worker = jobs.some((job) => job.code.includes('scrcpy-decoder-tinyh264'))
-    ? path.join(PACKAGE_ROOT, 'node_modules', scope ?? '@yume-chan', TINYH264_WORKER)
-    : undefined;
-
-  const build = (selected: readonly BrowserJob[], write: boolean) =>
-    esbuild.build({
-      ...BROWSER_BUILD,
-      entryPoints: {
-        harness: harnessEntry,
-        ...(worker ? {worker} : {}),
-        ...Object.fromEntries(selected.map((job) => [`b${job.index}`, sources.get(job.index)!])),
-      },
-      outdir: outDir,
-      entryNames: '[name]',
-      chunkNames: 'chunk-[hash]',
-      splitting: true,
-      sourcemap: write ? 'external' : false,
-      write: false,
-      plugins: [
-        {
-          name: 'sample-prelude-runtime',
-          setup(pluginBuild) {
-            pluginBuild.onResolve({filter: /^\.\/prelude-runtime\.mjs$/}, (args) =>
-              samples.has(args.importer) ? {path: PRELUDE_BROWSER} : undefined,
-            );
-          },
-        },
-        ...(scope ? [libraryAlias(scope, (importer) => samples.has(importer))] : []),
-      ],
-    });
-  const built = new Map<number, {url: string} | {error: string}>();
-  let good = jobs;
-  let result: esbuild.BuildResult<{write: false}>;
-  try {
-    result = await build(jobs, true);
-  } catch {
-    const alone = await Promise.all(
-      jobs.map(async (job) => {
-        try {
-          await build([job], false);
-          return undefined;
-        } catch (error) {
-          const first = (error as esbuild.BuildFailure).errors?.[0];
-          return first ? `${first.text}${first.location ? ` (line ${first.location.line})` : ''}` : String(error);
-        }
-      }),
-    );
-    jobs.forEach((job, position) => {
-      if (alone[position] !== undefined) built.set(job.index, {error: alone[position]!});
-    });
-    good = jobs.filter((job) => !built.has(job.index));
-    result = await build(good, true);
-  }
+  const versions = new Map<string, BrowserJob[]>();
+  for (const job of jobs) versions.set(job.version, [...(versions.get(job.version) ?? []), job]);
   const files: Record<string, Served> = {};
   const maps = new Map<string, SourceMap>();
-  for (const output of result.outputFiles) {
-    const served = `${OUT_PATH}${path.relative(outDir, output.path).split(path.sep).join('/')}`;
-    if (served.endsWith('.map')) {
-      const payload = JSON.parse(output.text) as {sources: string[]};
-      // Sources are relative to the map: make them absolute, as the normalisation replaces them.
-      payload.sources = payload.sources.map((source) => path.resolve(outDir, source));
-      maps.set(served.slice(0, -'.map'.length), new SourceMap(payload as ConstructorParameters<typeof SourceMap>[0]));
-    } else {
-      files[served] = {type: contentType(served), body: output.contents, immutable: true};
+  const built = new Map<number, {url: string} | {error: string}>();
+  const collect = (result: esbuild.BuildResult<{write: false}>, outDir: string) => {
+    for (const output of result.outputFiles) {
+      const served = `${OUT_PATH}${path.relative(path.join(dir, 'out'), output.path).split(path.sep).join('/')}`;
+      if (served.endsWith('.map')) {
+        const payload = JSON.parse(output.text) as {sources: string[]};
+        // Sources are relative to the map: make them absolute, as the normalisation replaces them.
+        payload.sources = payload.sources.map((source) => path.resolve(outDir, source));
+        maps.set(served.slice(0, -'.map'.length), new SourceMap(payload as ConstructorParameters<typeof SourceMap>[0]));
+      } else {
+        files[served] = {type: contentType(served), body: output.contents, immutable: true};
+      }
     }
+  };
+  collect(
+    await esbuild.build({...BROWSER_BUILD, entryPoints: {harness: harnessEntry}, outdir: path.join(dir, 'out'), write: false}),
+    path.join(dir, 'out'),
+  );
+  // One build per docs version, each against its own library, in its own folder (`/out/<version>/`:
+  // TinyH264's worker must sit beside that version's chunks).
+  for (const [version, group] of versions) {
+    const {library} = group[0]!;
+    const outDir = path.join(dir, 'out', version);
+    const worker = group.some((job) => job.code.includes('scrcpy-decoder-tinyh264')) ? tinyH264Worker(library) : undefined;
+    const build = (selected: readonly BrowserJob[], write: boolean) =>
+      esbuild.build({
+        ...BROWSER_BUILD,
+        entryPoints: {
+          ...(worker ? {worker} : {}),
+          ...Object.fromEntries(selected.map((job) => [`b${job.index}`, sources.get(job.index)!])),
+        },
+        outdir: outDir,
+        entryNames: '[name]',
+        chunkNames: 'chunk-[hash]',
+        splitting: true,
+        sourcemap: write ? 'external' : false,
+        write: false,
+        // The 1.x sources' own dependencies (tinyh264, yuv-buffer…) are in this repository's node_modules.
+        nodePaths: [path.join(PACKAGE_ROOT, 'node_modules')],
+        plugins: [
+          {
+            name: 'sample-prelude-runtime',
+            setup(pluginBuild) {
+              pluginBuild.onResolve({filter: /^\.\/prelude-runtime\.mjs$/}, (args) =>
+                samples.has(args.importer) ? {path: preludeBrowser(version)} : undefined,
+              );
+            },
+          },
+          importsPlugin(library, 'browser'),
+        ],
+      });
+    let good = group;
+    let result: esbuild.BuildResult<{write: false}>;
+    try {
+      result = await build(group, true);
+    } catch {
+      const alone = await Promise.all(
+        group.map(async (job) => {
+          try {
+            await build([job], false);
+            return undefined;
+          } catch (error) {
+            const first = (error as esbuild.BuildFailure).errors?.[0];
+            return first ? `${first.text}${first.location ? ` (line ${first.location.line})` : ''}` : String(error);
+          }
+        }),
+      );
+      group.forEach((job, position) => {
+        if (alone[position] !== undefined) built.set(job.index, {error: alone[position]!});
+      });
+      good = group.filter((job) => !built.has(job.index));
+      if (good.length === 0) continue;
+      result = await build(good, true);
+    }
+    collect(result, outDir);
+    for (const job of good) built.set(job.index, {url: `${OUT_PATH}${version}/b${job.index}.js`});
   }
-  for (const job of good) built.set(job.index, {url: `${OUT_PATH}b${job.index}.js`});
   return {files, built, maps};
 }

@@ -39,7 +39,7 @@ import {DEFAULT_SERVER_PATH} from '../../device/src/scrcpy/server.ts';
 import {browserSourceName, BrowserSamples, sampleFile, type BrowserJob} from './browser.ts';
 import type {Platform, SampleActions} from './classify.ts';
 import {SAMPLE_LANGS, type SampleBlock, type SampleEvent} from './extract.ts';
-import {PACKAGE_ROOT} from './libraries.ts';
+import {importsPlugin, PACKAGE_ROOT} from './libraries.ts';
 import {DEVICE_PRELUDES, SAMPLE_ENV, withRunPreludes} from './prelude.ts';
 import {compareRecord, formatRecord, normalizeOutput, type NormalizeContext} from './record.ts';
 
@@ -53,8 +53,8 @@ export const RUNNABLE_VERSIONS: readonly string[] = ['2.0.0', '1.1.0', '1.0.0', 
  */
 export const DEFAULT_RUN_VERSIONS: readonly string[] = ['2.0.0'];
 
-/** The versions whose browser samples run in Chromium (prelude-browser.ts connects with the 2.x packages). */
-export const BROWSER_VERSIONS: readonly string[] = ['2.0.0'];
+/** The versions whose browser samples run in Chromium, each bundled against its own library (browser.ts). */
+export const BROWSER_VERSIONS: readonly string[] = ['2.0.0', '1.1.0', '1.0.0', '0.0.24'];
 
 /**
  * How long a sample may run before it is killed and fails, in milliseconds. 30 s: on a busy 2-core
@@ -273,9 +273,6 @@ function guardProcess(running: ReadonlySet<RunJob>, environment: string[]): {rel
 /** A sample's transpiled file, or why esbuild could not make it; `undefined` for a browser sample (browser.ts bundles those). */
 type Built = {file: string} | {error: string} | undefined;
 
-/** The npm alias scope of a job's library (`@tango-v2`), or undefined when it is installed under its own name. */
-const scope = (job: RunJob | undefined) => (job?.library.kind === 'scope' ? job.library.scope : undefined);
-
 /**
  * Writes each Node.js job's source (withRunPreludes) to `<work>/src/<n>.ts` and transpiles them,
  * one esbuild call per docs version (each with its own copy of the prelude runtime, built against
@@ -345,95 +342,6 @@ async function transpile(allJobs: readonly RunJob[], workDir: string): Promise<B
     }
   }
   return built;
-}
-
-/**
- * esbuild plugin: maps `@yume-chan/<package>` to the version's library, as the type-check's `paths`
- * do, and leaves every other bare import (packages, `node:` modules) outside the bundle.
- * - An installed alias scope (2.0.0 `@tango-v2`, 0.0.24 `@tango-v0`) is bundled, each
- *   `@yume-chan/*` import (the packages' own too) led to `<scope>/<package>`; where a package of
- *   the scope nests a copy of another version of a package (0.0.24: adb-server-node-tcp 0.0.23's
- *   own stream-extra, see hasNestedCopies), or the scope lacks one, the import resolves as Node.js
- *   would. Bundled, a sample loads a few shared chunks instead of the ~400 files of the packages'
- *   `esm/` folders: 0.13 s of CPU for node to start and load the library against 0.38 s
- *   (measured on the 2-core machine), and most of a sample's run was that.
- * - A sources library (1.x) is bundled from `<dir>/<package>/src/index.ts`, except
- *   `@yume-chan/async`, which comes from its alias scope.
- * Relative imports of the prelude runtime (prelude.ts) are bundled.
- */
-function importsPlugin(library: Library): esbuild.Plugin {
-  const sourcesDir = library.kind === 'sources' ? path.resolve(PACKAGE_ROOT, library.dir) : undefined;
-  const nestedCopies = library.kind === 'scope' && hasNestedCopies(library.scope);
-  return {
-    name: 'sample-imports',
-    setup(build) {
-      // esbuild filters are Go regular expressions (no lookahead): anything not starting with `.` or `/`.
-      build.onResolve({filter: /^[^./]|^\.\/prelude-runtime\.mjs$/}, async ({path: specifier, kind, pluginData, importer, resolveDir}) => {
-        if (kind === 'entry-point' || path.isAbsolute(specifier) || (pluginData as {inner?: boolean} | undefined)?.inner) return undefined;
-        // The prelude runtime's Scrcpy part (prelude-scrcpy.ts) imports the 2.0.0 alias by name.
-        const prefix = ['@yume-chan/', library.kind === 'scope' ? `${library.scope}/` : undefined].find(
-          (candidate) => candidate !== undefined && specifier.startsWith(candidate),
-        );
-        if (prefix === undefined) return {path: specifier, external: true};
-        const name = specifier.slice(prefix.length);
-        if (library.kind === 'scope') {
-          // Bundled, with every `@yume-chan/*` import (the packages' own too) led to the scope's
-          // one copy. A nested copy of another version (adb-server-node-tcp 0.0.23's own
-          // stream-extra) is what its package needs, and is kept, as is a package the scope doesn't hold.
-          const top = scopeVersion(library.scope, name.split('/')[0]!);
-          const own = nestedCopies ? nestedVersion(library.scope, importer, name.split('/')[0]!) : undefined;
-          if (top === undefined || (own !== undefined && own !== top)) {
-            const nested = await build.resolve(specifier, {kind, resolveDir, pluginData: {inner: true}});
-            return nested.errors.length > 0 ? {errors: nested.errors} : {path: nested.path};
-          }
-          const found = await build.resolve(`${library.scope}/${name}`, {kind, resolveDir: PACKAGE_ROOT, pluginData: {inner: true}});
-          return found.errors.length > 0 ? {errors: found.errors} : {path: found.path};
-        }
-        if (name === 'async' || name.startsWith('async/')) return {path: `${library.asyncScope}/${name}`, external: true};
-        return {path: path.join(sourcesDir!, name.split('/')[0]!, 'src', 'index.ts')};
-      });
-    },
-  };
-}
-
-const scopeVersions = new Map<string, string | undefined>();
-
-/** The version of `<scope>/<name>` (its package.json), or undefined when it isn't installed. */
-function scopeVersion(scope: string, name: string): string | undefined {
-  const file = path.join(PACKAGE_ROOT, 'node_modules', scope, name, 'package.json');
-  if (!scopeVersions.has(file)) {
-    scopeVersions.set(file, fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as {version: string}).version : undefined);
-  }
-  return scopeVersions.get(file);
-}
-
-/**
- * The version of the copy of `@yume-chan/<name>` nested in the scope package that holds `importer`
- * (`<scope>/<package>/node_modules/@yume-chan/<name>`), or undefined when the importer is outside
- * the scope or its package has no such copy.
- */
-function nestedVersion(scope: string, importer: string, name: string): string | undefined {
-  const scopeDir = path.join(PACKAGE_ROOT, 'node_modules', scope) + path.sep;
-  if (!importer.startsWith(scopeDir)) return undefined;
-  const pkg = importer.slice(scopeDir.length).split(path.sep)[0]!;
-  const file = path.join(scopeDir, pkg, 'node_modules', '@yume-chan', name, 'package.json');
-  return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as {version: string}).version : undefined;
-}
-
-/**
- * Whether a package of an installed alias scope carries its own copy of a `@yume-chan` package
- * (`<scope>/<package>/node_modules/@yume-chan/`): npm nests them for 0.0.24, whose packages pin
- * exact versions; then two copies of a class break the library's instanceof checks.
- */
-function hasNestedCopies(scope: string): boolean {
-  const dir = path.join(PACKAGE_ROOT, 'node_modules', scope);
-  return (
-    fs.existsSync(dir) &&
-    fs.readdirSync(dir).some((pkg) => {
-      const nested = path.join(dir, pkg, 'node_modules', '@yume-chan');
-      return fs.existsSync(nested) && fs.readdirSync(nested).length > 0;
-    })
-  );
 }
 
 /** The run's ADB key: a PKCS #8 DER file the prelude runtime reads, and its public key in ADB's format. */
@@ -579,7 +487,8 @@ function browserJob(job: RunJob, index: number): BrowserJob {
     extension: SAMPLE_LANGS[job.block.lang] ?? 'ts',
     preludes: job.preludes,
     events: job.events,
-    scope: scope(job),
+    version: job.version,
+    library: job.library,
   };
 }
 
@@ -622,6 +531,7 @@ async function executeBrowser(job: RunJob, browser: BrowserSamples, context: Exe
  * exited 0 in time; a failing sample's recording is left alone).
  */
 function settle(outcome: RawOutcome, options: RunOptions): RunOutcome {
+  if (process.env.SAMPLE_TIMES) fs.appendFileSync(process.env.SAMPLE_TIMES, `${outcome.job.record}\t${Math.round(outcome.durationMs)}\t${outcome.problem ?? ''}\n`);
   if (outcome.problem) return {...outcome, passed: false};
   const caught = caughtReferenceError(outcome.output);
   if (caught) return {...outcome, passed: false, problem: caught};
