@@ -61,4 +61,3 @@ export async function closeSampleAdb(adb: Adb): Promise<void> {
     await Promise.resolve(adb.close()).catch(() => undefined);
   });
 }
-

@@ -531,7 +531,11 @@ async function executeBrowser(job: RunJob, browser: BrowserSamples, context: Exe
  * exited 0 in time; a failing sample's recording is left alone).
  */
 function settle(outcome: RawOutcome, options: RunOptions): RunOutcome {
-  if (process.env.SAMPLE_TIMES) fs.appendFileSync(process.env.SAMPLE_TIMES, `${outcome.job.record}\t${Math.round(outcome.durationMs)}\t${outcome.problem ?? ''}\n`);
+  // SAMPLE_TIMES=FILE: one line per sample appended to FILE (recording, milliseconds, problem;
+  // tab-separated), to compare the time of each sample between two runs (bench/samples.ts's note).
+  if (process.env.SAMPLE_TIMES) {
+    fs.appendFileSync(process.env.SAMPLE_TIMES, `${outcome.job.record}\t${Math.round(outcome.durationMs)}\t${outcome.problem ?? ''}\n`);
+  }
   if (outcome.problem) return {...outcome, passed: false};
   const caught = caughtReferenceError(outcome.output);
   if (caught) return {...outcome, passed: false, problem: caught};
