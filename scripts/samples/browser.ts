@@ -54,7 +54,7 @@ import type {Library} from '../../src/versions/index.ts';
 import {startWebUsbBridge} from '../../device/src/webusb/index.ts';
 import type {SampleEvent} from './extract.ts';
 import {HARNESS_GLOBAL, SAMPLE_ATTRIBUTE, START_BUTTON_ID, type SampleHarness} from './harness.ts';
-import {importsPlugin, PACKAGE_ROOT} from './libraries.ts';
+import {fetchScrcpyServerDir, importsPlugin, PACKAGE_ROOT} from './libraries.ts';
 import {withRunPreludes} from './prelude.ts';
 import {BROWSER_BUILD, chromiumLaunchOptions, contentType, htmlPage, serveFiles, type Served} from './web.ts';
 
@@ -710,6 +710,12 @@ async function bundle(jobs: readonly BrowserJob[], dir: string): Promise<Bundle>
       result = await build(good, true);
     }
     collect(result, outDir);
+    // `BIN` of fetch-scrcpy-server, bundled, is `new URL("./server.bin", import.meta.url)` of a chunk here.
+    if (group.some((job) => job.code.includes('@yume-chan/fetch-scrcpy-server'))) {
+      const server = path.join(fetchScrcpyServerDir(library), 'server.bin');
+      if (fs.existsSync(server))
+        files[`${OUT_PATH}${version}/server.bin`] = {type: 'application/octet-stream', body: fs.readFileSync(server), immutable: true};
+    }
     for (const job of good) built.set(job.index, {url: `${OUT_PATH}${version}/b${job.index}.js`});
   }
   return {files, built, maps};

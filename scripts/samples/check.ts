@@ -52,6 +52,7 @@ import {extractBlocks, MdxParseError, parseMeta, SAMPLE_LANGS, siteFolders, type
 import {PACKAGE_ROOT} from './libraries.ts';
 import {preludeProblems} from './prelude.ts';
 import {RECORD_FOLDER, recordNames, recordPath} from './record.ts';
+import {installFetchScrcpyServer} from './scrcpy-server.ts';
 // run.ts (esbuild, the simulated device, the library, Playwright) is imported only for --run and
 // --list-not-run: a type-check alone starts ~1 s of CPU sooner without it.
 import type {RunJob, RunOutcome} from './run.ts';
@@ -281,6 +282,13 @@ export async function run(root: string, options: CheckOptions = {}): Promise<num
       if (Object.hasOwn(LIBRARIES, target)) {
         const dir = path.join(workDir, target);
         fs.mkdirSync(dir);
+        // `@yume-chan/fetch-scrcpy-server`'s index.js and index.d.ts, as the pages' postinstall makes them.
+        for (const library of [
+          LIBRARIES[target]!,
+          ...(options.skipNewest || !NEWEST_LIBRARIES[target] ? [] : [NEWEST_LIBRARIES[target]]),
+        ]) {
+          installFetchScrcpyServer(library);
+        }
         const result = checkTypes(blocks, LIBRARIES[target]!, dir, inspect);
         found = result.failures;
         environment.push(...result.environment);

@@ -204,7 +204,9 @@ const BROWSER_PACKAGES: ReadonlyArray<{folder: RegExp; names: RegExp; api: strin
  * - WebUSB's entry point (`navigator.usb`, the member @types/w3c-web-usb adds to `Navigator`),
  *   and `AdbDaemonWebUsbDeviceManager.BROWSER`;
  * - the library's browser packages (BROWSER_PACKAGES): `AdbDaemonWebUsb…` classes, the web
- *   credential store, the WebCodecs decoder and renderers, written `Name (API)`.
+ *   credential store, the WebCodecs decoder and renderers, written `Name (API)`;
+ * - `fetch(BIN)` of `@yume-chan/fetch-scrcpy-server`: an asset URL a bundler serves (Node.js's
+ *   fetch refuses its `file:` URL).
  *
  * @param source The block's module in `checker`'s program (compiled with lib.dom and @types/node).
  * @param checker The program's type-checker.
@@ -232,6 +234,15 @@ export function browserApis(
           /^(?:Worker)?Navigator$/.test(declaration.parent.name.text),
       );
       if (onNavigator) found.add(`${owner}.${node.name.text}`);
+    }
+    // `fetch(BIN)`: fetch-scrcpy-server's `new URL("./server.bin", import.meta.url)` is an asset a
+    // bundler serves to a web page; Node.js's fetch refuses `file:` URLs (it reads BIN with node:fs).
+    if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'fetch') {
+      const [first] = node.arguments;
+      let symbol = first && ts.isIdentifier(first) ? checker.getSymbolAtLocation(first) : undefined;
+      if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
+      if (files(symbol).some((file) => /[\\/]fetch-scrcpy-server[\\/]/.test(file)))
+        found.add(`fetch(${first!.getText(source)}) (a bundled asset)`);
     }
     if (ts.isIdentifier(node) && !isMemberName(node)) {
       let symbol = checker.getSymbolAtLocation(node);

@@ -27,6 +27,21 @@ export interface LibraryFiles {
 }
 
 /**
+ * The folder of the `@yume-chan/fetch-scrcpy-server` package a library's samples import: a scope
+ * library's own copy, or for a sources library (whose sources hold none of its code) a copy of the
+ * published package in `node_modules/.cache/fetch-scrcpy-server-<sources folder name>`. Its
+ * `index.js` and `index.d.ts` exist once scrcpy-server.ts installFetchScrcpyServer ran.
+ *
+ * @param library A docs version's library (LIBRARIES).
+ * @returns An absolute path, which may not exist yet.
+ */
+export function fetchScrcpyServerDir(library: Library): string {
+  return library.kind === 'scope'
+    ? path.join(PACKAGE_ROOT, 'node_modules', library.scope, 'fetch-scrcpy-server')
+    : path.join(PACKAGE_ROOT, 'node_modules', '.cache', `fetch-scrcpy-server-${path.basename(library.dir)}`);
+}
+
+/**
  * Maps `@yume-chan/*` to a version's library. A scope library maps `@yume-chan/<package>` to
  * `node_modules/<scope>/<package>`; a sources library maps it to `<dir>/<package>/src/index.ts`,
  * except `@yume-chan/async`, which comes from the alias scope `asyncScope` (the sources' packages
@@ -59,9 +74,18 @@ export function libraryFiles(library: Library): LibraryFiles {
       throw new Error(`${dir} is missing: the 1.x library sources come with ../shared/ beside this repository`);
     }
     const asyncDir = path.join(scopeDir(library.asyncScope), 'async');
-    paths = {'@yume-chan/async': [asyncDir], '@yume-chan/*': [path.join(dir, '*', 'src', 'index.ts')]};
-    allowed = [dir, asyncDir];
-    packages = ['async', ...fs.readdirSync(dir).filter((pkg) => fs.existsSync(path.join(dir, pkg, 'src', 'index.ts')))];
+    const fetchDir = fetchScrcpyServerDir(library);
+    paths = {
+      '@yume-chan/async': [asyncDir],
+      '@yume-chan/fetch-scrcpy-server': [fetchDir],
+      '@yume-chan/*': [path.join(dir, '*', 'src', 'index.ts')],
+    };
+    allowed = [dir, asyncDir, ...(fs.existsSync(fetchDir) ? [fetchDir] : [])];
+    packages = [
+      'async',
+      ...(fs.existsSync(fetchDir) ? ['fetch-scrcpy-server'] : []),
+      ...fs.readdirSync(dir).filter((pkg) => fs.existsSync(path.join(dir, pkg, 'src', 'index.ts'))),
+    ];
     for (const pkg of fs.readdirSync(dir).sort()) {
       const src = path.join(dir, pkg, 'src');
       if (!fs.existsSync(src)) continue;
@@ -105,6 +129,13 @@ export function importsPlugin(library: Library, platform: 'node' | 'browser' = '
         );
         if (prefix === undefined) return platform === 'node' ? {path: specifier, external: true} : undefined;
         const name = specifier.slice(prefix.length);
+        if (name === 'fetch-scrcpy-server') {
+          // Its BIN is `new URL("./server.bin", import.meta.url)`: in Node.js the package's own file
+          // loads, beside its server.bin; in the browser it is bundled, and browser.ts serves the
+          // server file beside the chunks.
+          const index = path.join(fetchScrcpyServerDir(library), 'index.js');
+          return platform === 'node' ? {path: index, external: true} : {path: index};
+        }
         if (library.kind === 'scope') {
           // Bundled, with every `@yume-chan/*` import (the packages' own too) led to the scope's
           // one copy. A nested copy of another version (adb-server-node-tcp 0.0.23's own

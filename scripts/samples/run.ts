@@ -39,7 +39,7 @@ import {DEFAULT_SERVER_PATH} from '../../device/src/scrcpy/server.ts';
 import {browserSourceName, BrowserSamples, sampleFile, type BrowserJob} from './browser.ts';
 import type {Platform, SampleActions} from './classify.ts';
 import {SAMPLE_LANGS, type SampleBlock, type SampleEvent} from './extract.ts';
-import {importsPlugin, PACKAGE_ROOT} from './libraries.ts';
+import {fetchScrcpyServerDir, importsPlugin, PACKAGE_ROOT} from './libraries.ts';
 import {DEVICE_PRELUDES, SAMPLE_ENV, withRunPreludes} from './prelude.ts';
 import {compareRecord, formatRecord, normalizeOutput, type NormalizeContext} from './record.ts';
 
@@ -447,6 +447,8 @@ async function execute(job: RunJob, file: string, context: ExecuteContext, envir
           [file, job.block.file],
           [cwd, '<cwd>'],
           [context.workDir, '<run>'],
+          // Where a reader's install puts the package (here: the version's alias or a copy).
+          [fetchScrcpyServerDir(job.library), '<root>/node_modules/@yume-chan/fetch-scrcpy-server'],
           [PACKAGE_ROOT, '<root>'],
           [context.key.publicKey.split(' ')[0]!, '<public key>'],
         ],

@@ -98,6 +98,13 @@ export const LATEST: DocsVersion = docsVersions().find((version) => version.isLa
  */
 export type Library = ({kind: 'scope'; scope: string} | {kind: 'sources'; dir: string; asyncScope: string}) & {
   data: Readonly<Partial<Record<DataPackage, string>>>;
+  /**
+   * The Scrcpy server version that the version's pages install with `fetch-scrcpy-server <version>`
+   * (their `postinstall`), which writes the package's `index.js` and `index.d.ts`: the sample
+   * checker writes them the same way (scripts/samples/scrcpy-server.ts). Without it, a sample that
+   * imports `@yume-chan/fetch-scrcpy-server` can't be type-checked.
+   */
+  scrcpyServer?: string;
 };
 
 /** A package whose data a build-time plugin reads. */
@@ -117,13 +124,21 @@ export const LIBRARIES: Readonly<Record<string, Library>> = {
     kind: 'scope',
     scope: '@tango-v2',
     data: {scrcpy: '@tango-v2/scrcpy', 'adb-scrcpy': '@tango-v2/adb-scrcpy', 'android-bin': '@tango-v2/android-bin'},
+    scrcpyServer: '3.1',
   },
-  '1.1.0': {kind: 'sources', dir: '../shared/sources/1.1.0', asyncScope: '@tango-v2', data: {scrcpy: '@tango-v1/scrcpy'}},
-  '1.0.0': {kind: 'sources', dir: '../shared/sources/1.0.0', asyncScope: '@tango-v2', data: {}},
+  '1.1.0': {
+    kind: 'sources',
+    dir: '../shared/sources/1.1.0',
+    asyncScope: '@tango-v2',
+    data: {scrcpy: '@tango-v1/scrcpy'},
+    scrcpyServer: '3.1',
+  },
+  '1.0.0': {kind: 'sources', dir: '../shared/sources/1.0.0', asyncScope: '@tango-v2', data: {}, scrcpyServer: '3.0'},
   '0.0.24': {
     kind: 'scope',
     scope: '@tango-v0',
     data: {scrcpy: '@tango-v0/scrcpy', 'adb-scrcpy': '@tango-v0/adb-scrcpy', 'android-bin': '@tango-v0/android-bin'},
+    scrcpyServer: '2.3',
   },
 };
 
@@ -136,5 +151,5 @@ export const LIBRARIES: Readonly<Record<string, Library>> = {
  * 2.6.1, adb-server-node-tcp 2.5.2, scrcpy-decoder-webcodecs 2.5.3 (the others as in LIBRARIES).
  */
 export const NEWEST_LIBRARIES: Readonly<Record<string, Library & {kind: 'scope'}>> = {
-  '2.0.0': {kind: 'scope', scope: '@tango-v2-newest', data: {}},
+  '2.0.0': {kind: 'scope', scope: '@tango-v2-newest', data: {}, scrcpyServer: '3.1'},
 };
