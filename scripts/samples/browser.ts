@@ -52,6 +52,7 @@ import {buildApk} from '../../device/src/apk.ts';
 import type {SimulatedDevice} from '../../device/src/device.ts';
 import type {Library} from '../../src/versions/index.ts';
 import {startWebUsbBridge} from '../../device/src/webusb/index.ts';
+import {companionResolver, writeCompanions, type ProgramFile} from './companions.ts';
 import type {SampleEvent} from './extract.ts';
 import {HARNESS_GLOBAL, SAMPLE_ATTRIBUTE, START_BUTTON_ID, type SampleHarness} from './harness.ts';
 import {fetchScrcpyServerDir, importsPlugin, PACKAGE_ROOT} from './libraries.ts';
@@ -117,6 +118,9 @@ export interface BrowserJob {
   /** Its docs version (the bundle's folder) and that version's library (libraries.ts). */
   version: string;
   library: Library;
+  /** The blocks it imports by a relative path (run.ts RunJob.companions), and its title's folder. */
+  companions?: readonly ProgramFile[];
+  titleDir?: string;
 }
 
 /** What a browser sample did, before run.ts normalises it. */
@@ -625,10 +629,13 @@ async function bundle(jobs: readonly BrowserJob[], dir: string): Promise<Bundle>
   const harnessEntry = path.join(dir, 'harness-entry.ts');
   fs.writeFileSync(harnessEntry, `import {installHarness} from ${JSON.stringify(HARNESS_SOURCE)};\ninstallHarness(window);\n`);
   const sources = new Map<number, string>();
+  const mains = new Map<string, string>();
   for (const job of jobs) {
     const file = path.join(dir, browserSourceName(job));
     fs.writeFileSync(file, withRunPreludes(job.code, job.preludes, job.line, './prelude-runtime.mjs'));
     sources.set(job.index, file);
+    writeCompanions(job.companions, file);
+    if (job.companions?.length) mains.set(file, job.titleDir ?? '.');
   }
   const samples = new Set(sources.values());
   const versions = new Map<string, BrowserJob[]>();
@@ -683,6 +690,7 @@ async function bundle(jobs: readonly BrowserJob[], dir: string): Promise<Bundle>
               );
             },
           },
+          companionResolver(mains),
           importsPlugin(library, 'browser'),
         ],
       });

@@ -53,6 +53,7 @@ import {PACKAGE_ROOT} from './libraries.ts';
 import {preludeProblems} from './prelude.ts';
 import {RECORD_FOLDER, recordNames, recordPath} from './record.ts';
 import {installFetchScrcpyServer} from './scrcpy-server.ts';
+import {relativeImports, sampleProgram} from './companions.ts';
 // run.ts (esbuild, the simulated device, the library, Playwright) is imported only for --run and
 // --list-not-run: a type-check alone starts ~1 s of CPU sooner without it.
 import type {RunJob, RunOutcome} from './run.ts';
@@ -218,6 +219,20 @@ export async function run(root: string, options: CheckOptions = {}): Promise<num
   const perFolder = new Map<string, Counts & {pages: number; missing: boolean}>();
 
   const onlyPages = options.onlyPages;
+  // Every block of each version, checked or not: the modules its samples can import by a relative
+  // path (companions.ts), also from pages that --only leaves out.
+  const companionPools = new Map<string, SampleBlock[]>();
+  for (const {version, dir} of folders) {
+    const pool = companionPools.get(version) ?? [];
+    companionPools.set(version, pool);
+    for (const page of listPages(dir)) {
+      try {
+        pool.push(...extractBlocks(fs.readFileSync(page, 'utf8'), display(page)));
+      } catch (error) {
+        if (!(error instanceof MdxParseError)) throw error;
+      }
+    }
+  }
   for (const {version, dir} of folders) {
     const pages = listPages(dir).filter((page) => onlyPages === undefined || onlyPages.some((text) => display(page).includes(text)));
     const counts = {typeChecked: 0, syntaxOnly: 0, optedOut: 0, failed: 0, pages: pages.length, missing: !fs.existsSync(dir)};
@@ -289,7 +304,7 @@ export async function run(root: string, options: CheckOptions = {}): Promise<num
         ]) {
           installFetchScrcpyServer(library);
         }
-        const result = checkTypes(blocks, LIBRARIES[target]!, dir, inspect);
+        const result = checkTypes(blocks, LIBRARIES[target]!, dir, inspect, companionPools.get(target));
         found = result.failures;
         environment.push(...result.environment);
       } else {
@@ -389,6 +404,7 @@ export async function run(root: string, options: CheckOptions = {}): Promise<num
   };
   const jobs: RunJob[] = [];
   const jobPlans = new Map<RunJob, Plan>();
+  const poolOf = (version: string) => companionPools.get(version) ?? [];
   for (const [plan, decision] of decisions) {
     if (!decision.run || !selected(plan)) continue;
     const library = LIBRARIES[plan.version]!;
@@ -404,6 +420,7 @@ export async function run(root: string, options: CheckOptions = {}): Promise<num
       varies: decision.varies,
       record: recordPath(plan.version, plan.pageInFolder, plan.name),
       label: `${plan.block.file}:${plan.block.line} ${plan.name}`,
+      companions: relativeImports(plan.block.code).length > 0 ? sampleProgram(plan.block, poolOf(plan.version)).files.slice(1) : undefined,
     };
     jobs.push(job);
     jobPlans.set(job, plan);

@@ -38,6 +38,7 @@ import {standInServer} from '../../device/src/scrcpy/registry.ts';
 import {DEFAULT_SERVER_PATH} from '../../device/src/scrcpy/server.ts';
 import {browserSourceName, BrowserSamples, sampleFile, type BrowserJob} from './browser.ts';
 import type {Platform, SampleActions} from './classify.ts';
+import {blockTitle, companionResolver, writeCompanions, type ProgramFile} from './companions.ts';
 import {SAMPLE_LANGS, type SampleBlock, type SampleEvent} from './extract.ts';
 import {fetchScrcpyServerDir, importsPlugin, PACKAGE_ROOT} from './libraries.ts';
 import {DEVICE_PRELUDES, SAMPLE_ENV, withRunPreludes} from './prelude.ts';
@@ -97,6 +98,11 @@ export interface RunJob {
   record: string;
   /** How the report names it: `page:line title`. */
   label: string;
+  /**
+   * The blocks it imports by a relative path, each at its title's path (companions.ts
+   * sampleProgram, without the sample itself), written beside it; empty for most samples.
+   */
+  companions?: readonly ProgramFile[];
 }
 
 /** What happened to one sample. */
@@ -285,10 +291,13 @@ async function transpile(allJobs: readonly RunJob[], workDir: string): Promise<B
   const jobs = allJobs.map((job) => (job.platform === 'node' ? job : undefined));
   const built: Built[] = jobs.map(() => undefined);
   const versions = new Map<string, number[]>();
+  const mains = new Map<string, string>();
   jobs.forEach((job, index) => {
     if (!job) return;
     const file = path.join(srcDir, `${index}.ts`);
     fs.writeFileSync(file, withRunPreludes(job.block.code, job.preludes, job.block.line, RUNTIME_SPECIFIER));
+    writeCompanions(job.companions, file);
+    if (job.companions?.length) mains.set(file, path.posix.dirname(blockTitle(job.block) ?? 'sample.ts'));
     versions.set(job.version, [...(versions.get(job.version) ?? []), index]);
   });
   for (const [version, indexes] of versions) {
@@ -319,7 +328,7 @@ async function transpile(allJobs: readonly RunJob[], workDir: string): Promise<B
             ? {js: "import {createRequire as __sampleRequire} from 'node:module'; const require = __sampleRequire(import.meta.url);"}
             : undefined,
         tsconfigRaw: {compilerOptions: {useDefineForClassFields: true, jsx: 'react-jsx'}},
-        plugins: [importsPlugin(library)],
+        plugins: [companionResolver(mains), importsPlugin(library)],
       });
     const entry = (index: number) => [`s${index}`, path.join(srcDir, `${index}.ts`)] as const;
     try {
@@ -491,6 +500,8 @@ function browserJob(job: RunJob, index: number): BrowserJob {
     events: job.events,
     version: job.version,
     library: job.library,
+    companions: job.companions,
+    titleDir: path.posix.dirname(blockTitle(job.block) ?? 'sample.ts'),
   };
 }
 

@@ -9,6 +9,7 @@ import path from 'node:path';
 import ts from 'typescript';
 import type {Library} from '../../src/versions/index.ts';
 import {parseMeta, SAMPLE_LANGS, type SampleBlock} from './extract.ts';
+import {relativeImports, sampleProgram} from './companions.ts';
 import {libraryFiles, PACKAGE_ROOT, type LibraryFiles} from './libraries.ts';
 import {withTypePreludes} from './prelude.ts';
 
@@ -122,7 +123,8 @@ const sharedSourceFiles = new Map<string, ts.SourceFile | undefined>();
 export type BlockInspector = (block: SampleBlock, source: ts.SourceFile, checker: ts.TypeChecker) => void;
 
 /**
- * Type-checks the blocks of one version in one program; each block is its own module. A block
+ * Type-checks the blocks of one version in one program; each block is its own module, with the
+ * blocks it imports by a relative path beside it (companions.ts sampleProgram). A block
  * whose meta names preludes (`prelude="adb"`) gets their hidden declarations after its code
  * (prelude.ts withTypePreludes), which moves no position in it.
  *
@@ -132,6 +134,7 @@ export type BlockInspector = (block: SampleBlock, source: ts.SourceFile, checker
  *   other packages resolve from it); the blocks are written there as `block-N.ts`/`.tsx`.
  * @param inspect Called for each block once the program is checked (the runner's classification
  *   uses it to find browser-only names).
+ * @param pool The blocks the checked ones may import by a relative path (default: `blocks`).
  * @returns `failures`: the errors of the blocks, mapped to the pages; `environment`: problems of
  *   the setup rather than of a sample (option errors, a missing `@types` package, an `@yume-chan`
  *   import of a package that resolved outside the version's library).
@@ -142,15 +145,25 @@ export function checkTypes(
   library: Library,
   workDir: string,
   inspect?: BlockInspector,
+  pool: readonly SampleBlock[] = blocks,
 ): {failures: Failure[]; environment: string[]} {
   const {options, extraRoots, allowedRoots, packages} = librarySetup(library);
   const inLibrary = (file: string) => allowedRoots.some((root) => file.startsWith(root));
 
   const byFile = new Map<string, SampleBlock>();
   blocks.forEach((block, index) => {
-    const fileName = path.join(workDir, `block-${index + 1}.${SAMPLE_LANGS[block.lang]}`);
-    fs.writeFileSync(fileName, withTypePreludes(block.code, parseMeta(block.meta).prelude ?? []));
-    byFile.set(fileName, block);
+    // A block that imports others by a relative path (companions.ts) gets them beside it, each at
+    // its title's path; only the block's own file is reported on (the others are, as themselves).
+    const {files} = relativeImports(block.code).length > 0 ? sampleProgram(block, pool) : {files: []};
+    const dir = path.join(workDir, `block-${index + 1}`);
+    const own = files.length > 0 ? path.join(dir, files[0]!.path) : path.join(workDir, `block-${index + 1}.${SAMPLE_LANGS[block.lang]}`);
+    for (const file of files.slice(1)) {
+      fs.mkdirSync(path.dirname(path.join(dir, file.path)), {recursive: true});
+      fs.writeFileSync(path.join(dir, file.path), withTypePreludes(file.block.code, parseMeta(file.block.meta).prelude ?? []));
+    }
+    fs.mkdirSync(path.dirname(own), {recursive: true});
+    fs.writeFileSync(own, withTypePreludes(block.code, parseMeta(block.meta).prelude ?? []));
+    byFile.set(own, block);
   });
 
   const host = ts.createCompilerHost(options);
