@@ -32,7 +32,7 @@
  * unhandled rejection (Playwright's `pageerror`) prints `Uncaught <stack>` on stderr and fails the
  * sample. Stack frames that point into the bundles are mapped back to the page's lines.
  */
-import {SourceMap} from 'node:module';
+import {createRequire, SourceMap} from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
 import {format} from 'node:util';
@@ -87,6 +87,51 @@ const HARNESS_SOURCE = path.join(PACKAGE_ROOT, 'scripts', 'samples', 'harness.ts
  */
 const preludeBrowser = (version: string) =>
   path.join(PACKAGE_ROOT, 'scripts', 'samples', version === '2.0.0' ? 'prelude-browser.ts' : 'prelude-browser-adb.ts');
+
+/**
+ * esbuild plugin: a dynamic `import()` of a CommonJS package (0.0.24's TinyH264 decoder does
+ * `(await import("yuv-buffer")).format(…)`) gets the package's exports by name, as Node.js, Vite
+ * and an unsplit esbuild bundle give them; esbuild's split ESM output gives such a chunk only
+ * `default`. The names are the keys of the module's `module.exports`, read by loading it in Node.js
+ * at build time; a package Node.js can't `require` (an ES module) is left to esbuild.
+ */
+function commonJsDynamicImports(): esbuild.Plugin {
+  const requireHere = createRequire(import.meta.url);
+  return {
+    name: 'commonjs-dynamic-imports',
+    setup(build) {
+      // Go regular expressions have no lookahead: `@yume-chan/*` (importsPlugin's) is left below.
+      build.onResolve({filter: /^[^./]/}, async (args) => {
+        if (args.kind !== 'dynamic-import' || args.path.startsWith('@yume-chan/')) return undefined;
+        if ((args.pluginData as {interop?: boolean} | undefined)?.interop) return undefined;
+        const resolved = await build.resolve(args.path, {
+          kind: 'import-statement',
+          resolveDir: args.resolveDir,
+          importer: args.importer,
+          pluginData: {interop: true},
+        });
+        if (resolved.errors.length > 0 || !/\.c?js$/.test(resolved.path)) return undefined;
+        try {
+          const keys = Object.keys(requireHere(resolved.path) as object);
+          return {path: resolved.path, namespace: 'commonjs-interop', pluginData: {keys}};
+        } catch {
+          return undefined;
+        }
+      });
+      build.onLoad({filter: /.*/, namespace: 'commonjs-interop'}, (args) => {
+        const keys = ((args.pluginData as {keys: string[]}).keys ?? []).filter(
+          (key) => /^[A-Za-z_$][\w$]*$/.test(key) && key !== 'default',
+        );
+        const module = JSON.stringify(args.path);
+        return {
+          contents: `import m from ${module};\nexport default m;\nexport const {${keys.join(', ')}} = m;\n`,
+          resolveDir: path.dirname(args.path),
+          loader: 'js',
+        };
+      });
+    },
+  };
+}
 
 /**
  * TinyH264's worker module of a library, which the decoder loads from `worker.js` beside its own
@@ -691,6 +736,7 @@ async function bundle(jobs: readonly BrowserJob[], dir: string): Promise<Bundle>
             },
           },
           companionResolver(mains),
+          commonJsDynamicImports(),
           importsPlugin(library, 'browser'),
         ],
       });
