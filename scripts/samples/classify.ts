@@ -241,7 +241,7 @@ export function browserApis(
       const [first] = node.arguments;
       let symbol = first && ts.isIdentifier(first) ? checker.getSymbolAtLocation(first) : undefined;
       if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
-      if (files(symbol).some((file) => /[\\/]fetch-scrcpy-server[\\/]/.test(file)))
+      if (files(symbol).some((file) => /[\\/]fetch-scrcpy-server(?:-[^\\/]+)?[\\/]/.test(file)))
         found.add(`fetch(${first!.getText(source)}) (a bundled asset)`);
     }
     if (ts.isIdentifier(node) && !isMemberName(node)) {
