@@ -47,12 +47,8 @@ import {compareRecord, formatRecord, normalizeOutput, type NormalizeContext} fro
 /** The docs versions the runner has a setup for (a prelude runtime and a library it runs). */
 export const RUNNABLE_VERSIONS: readonly string[] = ['2.0.0', '1.1.0', '1.0.0', '0.0.24'];
 
-/**
- * The versions `--run` runs without `--version` (what npm test runs): the current version. The
- * older versions' samples run with `--run --version X`; they are left out of npm test to keep it
- * within CI's time budget (each takes about as long as 2.0.0's).
- */
-export const DEFAULT_RUN_VERSIONS: readonly string[] = ['2.0.0'];
+/** The versions `--run` runs without `--version` (what npm test runs): every version. */
+export const DEFAULT_RUN_VERSIONS: readonly string[] = RUNNABLE_VERSIONS;
 
 /** The versions whose browser samples run in Chromium, each bundled against its own library (browser.ts). */
 export const BROWSER_VERSIONS: readonly string[] = ['2.0.0', '1.1.0', '1.0.0', '0.0.24'];

@@ -534,6 +534,9 @@ export class ScrcpyServerProcess implements ScrcpySessionInfo, ClipboardListener
     try {
       const clip = capture();
       if (!clip) return;
+      // The encoder's lines (`Using video encoder`) are in the server's stdout before its first
+      // bytes reach the socket: Java's System.out writes through to the pipe at once.
+      await this.#console.flush();
       if (version.hasAudio && options.sendCodecMeta) {
         await socket.write(VideoCodecMeta.serialize({codecId: CODEC_IDS[codec]!, width: clip.width!, height: clip.height!}));
       }
@@ -661,6 +664,7 @@ export class ScrcpyServerProcess implements ScrcpySessionInfo, ClipboardListener
       }
       this.#logCodecOptions('Audio codec', options.given['audio_codec_options']);
       const clip = audioClip(options.audioCodec);
+      await this.#console.flush();
       if (options.sendCodecMeta) await socket.write(AudioCodecMeta.serialize({codecId: CODEC_IDS[options.audioCodec]!}));
       await this.#stream(socket, clip, options, () => this.audioPackets++);
     } catch (error) {
