@@ -134,9 +134,16 @@ stage "Google's adb device tests"
 if wait "$aosp_pid"; then count 1 0; else count 0 1; fi
 cat "$aosp_log"
 
-# The browser tests start once the builds are done and run beside the code samples, which take
-# longest (every version's samples, ~350 s on the 2-core machine): each leaves part of the two
-# cores idle while it waits on a browser or a device.
+stage "code samples"
+wait "$samples_pid"
+samples_status=$?
+cat "$samples_log"
+# The type-check counts as one test; each sample run counts as one.
+typecheck_failed=$(sed -n 's/^samples: .* \([0-9]*\) failed$/\1/p' "$samples_log" | tail -1)
+samples_run=$(grep -a '^samples run: ' "$samples_log" | tail -1)
+read -r run_passed run_failed < <(sed -n 's/^samples run: \([0-9]*\) passed, \([0-9]*\) failed, .*/\1 \2/p' <<<"$samples_run")
+if [ "${typecheck_failed:-1}" = 0 ]; then count 1 0; else count 0 1; fi
+count_stage "${run_passed:-0}" "${run_failed:-1}" "$samples_status"
 if [ "$builds_ok" = 1 ]; then count 1 0; else count 0 1; finish 1; fi
 
 stage "browser tests"
@@ -163,15 +170,4 @@ if [ -f test-results/e2e.json ]; then
 elif [ "$e2e_status" -ne 0 ]; then
   count 0 1
 fi
-
-stage "code samples"
-wait "$samples_pid"
-samples_status=$?
-cat "$samples_log"
-# The type-check counts as one test; each sample run counts as one.
-typecheck_failed=$(sed -n 's/^samples: .* \([0-9]*\) failed$/\1/p' "$samples_log" | tail -1)
-samples_run=$(grep -a '^samples run: ' "$samples_log" | tail -1)
-read -r run_passed run_failed < <(sed -n 's/^samples run: \([0-9]*\) passed, \([0-9]*\) failed, .*/\1 \2/p' <<<"$samples_run")
-if [ "${typecheck_failed:-1}" = 0 ]; then count 1 0; else count 0 1; fi
-count_stage "${run_passed:-0}" "${run_failed:-1}" "$samples_status"
 finish "$e2e_status"
