@@ -49,12 +49,34 @@ export function nativePrograms(): NativePrograms {
     try {
       execFileSync(
         'cc',
-        ['-O2', '-Wall', '-Werror=implicit-function-declaration', '-pthread', '-Wl,--dynamic-linker=/system/bin/linker64', '-o', device + partial, ...programSources],
+        [
+          '-O2',
+          '-Wall',
+          '-Werror=implicit-function-declaration',
+          '-pthread',
+          '-Wl,--dynamic-linker=/system/bin/linker64',
+          '-o',
+          device + partial,
+          ...programSources,
+        ],
         {stdio: ['ignore', 'ignore', 'pipe']},
       );
-      execFileSync('cc', ['-O2', '-Wall', '-Werror=implicit-function-declaration', '-shared', '-fPIC', '-o', kernelShim + partial, join(SOURCES, 'kernel.c')], {
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
+      execFileSync(
+        'cc',
+        [
+          '-O2',
+          '-Wall',
+          '-Werror=implicit-function-declaration',
+          '-shared',
+          '-fPIC',
+          '-o',
+          kernelShim + partial,
+          join(SOURCES, 'kernel.c'),
+        ],
+        {
+          stdio: ['ignore', 'ignore', 'pipe'],
+        },
+      );
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
         throw new Error('The simulated device builds its native side with a C compiler: install one (apt-get install -y gcc).', {
