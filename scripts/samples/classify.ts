@@ -113,7 +113,7 @@ export function decideRun(facts: RunFacts): RunDecision {
     return {
       run: false,
       kind: 'browser',
-      reason: `a browser sample: Chromium runs ${facts.browserRunnable.join(', ')}'s only (the browser preludes connect with the 2.x WebUSB packages)`,
+      reason: `a browser sample: Chromium runs ${facts.browserRunnable.join(', ')}'s only`,
     };
   }
   if (meta.events && platform === 'node') {
