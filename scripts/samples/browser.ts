@@ -50,7 +50,7 @@ import * as esbuild from 'esbuild';
 
 import {buildApk} from '../../device/src/apk.ts';
 import type {SimulatedDevice} from '../../device/src/device.ts';
-import type {Library} from '../../src/versions/index.ts';
+import {CURRENT_VERSION, type Library} from '../../src/versions/index.ts';
 import {startWebUsbBridge} from '../../device/src/webusb/index.ts';
 import {companionResolver, writeCompanions, type ProgramFile} from './companions.ts';
 import type {SampleEvent} from './extract.ts';
@@ -86,7 +86,7 @@ const HARNESS_SOURCE = path.join(PACKAGE_ROOT, 'scripts', 'samples', 'harness.ts
  * have no client prelude; prelude-browser.ts's Scrcpy session is 2.x's).
  */
 const preludeBrowser = (version: string) =>
-  path.join(PACKAGE_ROOT, 'scripts', 'samples', version === '2.0.0' ? 'prelude-browser.ts' : 'prelude-browser-adb.ts');
+  path.join(PACKAGE_ROOT, 'scripts', 'samples', version === CURRENT_VERSION ? 'prelude-browser.ts' : 'prelude-browser-adb.ts');
 
 /**
  * esbuild plugin: a dynamic `import()` of a CommonJS package (0.0.24's TinyH264 decoder does

@@ -221,15 +221,20 @@ export async function run(root: string, options: CheckOptions = {}): Promise<num
   const onlyPages = options.onlyPages;
   // Every block of each version, checked or not: the modules its samples can import by a relative
   // path (companions.ts), also from pages that --only leaves out.
+  // Each page is parsed once: its blocks, or why it can't be parsed.
   const companionPools = new Map<string, SampleBlock[]>();
+  const parsed = new Map<string, SampleBlock[] | MdxParseError>();
   for (const {version, dir} of folders) {
     const pool = companionPools.get(version) ?? [];
     companionPools.set(version, pool);
     for (const page of listPages(dir)) {
       try {
-        pool.push(...extractBlocks(fs.readFileSync(page, 'utf8'), display(page)));
+        const blocks = extractBlocks(fs.readFileSync(page, 'utf8'), display(page));
+        parsed.set(page, blocks);
+        pool.push(...blocks);
       } catch (error) {
         if (!(error instanceof MdxParseError)) throw error;
+        parsed.set(page, error);
       }
     }
   }
@@ -238,12 +243,9 @@ export async function run(root: string, options: CheckOptions = {}): Promise<num
     const counts = {typeChecked: 0, syntaxOnly: 0, optedOut: 0, failed: 0, pages: pages.length, missing: !fs.existsSync(dir)};
     perFolder.set(dir, counts);
     for (const page of pages) {
-      let blocks: SampleBlock[];
-      try {
-        blocks = extractBlocks(fs.readFileSync(page, 'utf8'), display(page));
-      } catch (error) {
-        if (!(error instanceof MdxParseError)) throw error;
-        failures.push({file: error.file, line: error.line, column: error.column, message: `cannot parse as MDX: ${error.reason}`});
+      const blocks = parsed.get(page)!;
+      if (blocks instanceof MdxParseError) {
+        failures.push({file: blocks.file, line: blocks.line, column: blocks.column, message: `cannot parse as MDX: ${blocks.reason}`});
         counts.failed += 1;
         continue;
       }

@@ -131,7 +131,8 @@ export type BlockInspector = (block: SampleBlock, source: ts.SourceFile, checker
  * @param blocks The blocks to check.
  * @param library The version's library (see LIBRARIES).
  * @param workDir An empty folder inside PACKAGE_ROOT/node_modules (so that `react/jsx-runtime` and
- *   other packages resolve from it); the blocks are written there as `block-N.ts`/`.tsx`.
+ *   other packages resolve from it); the blocks are written there as `block-N.ts`/`.tsx`, or, with
+ *   the blocks they import, into `block-N/` at their titles' paths.
  * @param inspect Called for each block once the program is checked (the runner's classification
  *   uses it to find browser-only names).
  * @param pool The blocks the checked ones may import by a relative path (default: `blocks`).
