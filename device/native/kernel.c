@@ -18,8 +18,10 @@
  *   with inline dentries and the extra attributes `fscompress` needs) a directory small enough to
  *   keep its entries in its inode reports 3452 bytes, f2fs's MAX_INLINE_DATA, and whole 4096-byte
  *   blocks beyond; on /dev, /mnt, /storage and /apex (tmpfs on the phone too) the tmpfs size; on
- *   the rest (ext4 and erofs) whole 4096-byte blocks; 0 (procfs, sysfs) stays 0. The blocks it
- *   takes (`st_blocks`, what `ls -s` and `du` count) follow: tmpfs none, the others whole blocks.
+ *   the rest (ext4 and erofs) whole 4096-byte blocks; 0 (procfs, sysfs) stays 0. The 512-byte
+ *   blocks it takes (`st_blocks`, what `ls -s` and `du` count) follow: none for tmpfs and for an
+ *   inline f2fs directory (f2fs counts data and xattr blocks in i_blocks, not the inode that holds
+ *   inline dentries: `F2FS_HAS_BLOCKS`, `inc_valid_node_count`), whole blocks for the others.
  * - The modes of the symbolic links the build made: what fs_config.cpp gives them on a phone
  *   (`lrw-r--r--` on the root, `lrwxr-xr-x` in /system/bin), where Linux makes every link 0777.
  *
@@ -153,17 +155,21 @@ static int on_tmpfs(const char *full) {
 static off_t whole_blocks(off_t size) { return (size + 4095) / 4096 * 4096; }
 
 /* The size the phone's file system gives the directory `path` (see full_path) whose host size is
- * `size`, and in `blocks` the 512-byte blocks it takes there (f2fs, ext4, erofs: its whole 4096-byte
- * blocks; tmpfs: none). A directory's last component is no link (or was followed), so its
- * canonical path (realpath: /sdcard is /storage/emulated/0) names the folder the kernel looked at. */
+ * `size`, and in `blocks` the 512-byte blocks it takes there (ext4, erofs, a non-inline f2fs
+ * directory: its whole 4096-byte blocks; tmpfs and an inline f2fs directory: none). A directory's
+ * last component is no link (or was followed), so its canonical path (realpath: /sdcard is
+ * /storage/emulated/0) names the folder the kernel looked at. */
 static off_t dir_size(off_t size, int dirfd, const char *path, blkcnt_t *blocks) {
   char full[PATH_MAX];
   char canonical[PATH_MAX];
   if (!full_path(dirfd, path, full, sizeof(full)) || !realpath(full, canonical)) return size;
   if (on_tmpfs(canonical) && !on_f2fs(canonical)) return size;
-  off_t phone = on_f2fs(canonical) && size <= 4096 ? F2FS_INLINE_DIR_SIZE : whole_blocks(size);
-  *blocks = whole_blocks(phone) / 512;
-  return phone;
+  if (on_f2fs(canonical) && size <= 4096) {
+    *blocks = 0;
+    return F2FS_INLINE_DIR_SIZE;
+  }
+  *blocks = whole_blocks(size) / 512;
+  return whole_blocks(size);
 }
 
 /* The permission bits of a symbolic link the build made (fs_config.cpp's rules: 0755 in a bin or

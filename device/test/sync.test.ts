@@ -246,7 +246,7 @@ describe('sync', () => {
     const shell = await adb.subprocess.shellProtocol!.spawnWaitText(
       'stat -c "%s %b %n" /sdcard/Download /data/local/tmp /system /metadata /storage; cd /sdcard && stat -c %s Music',
     );
-    assert.equal(shell.stdout, '3452 8 /sdcard/Download\n3452 8 /data/local/tmp\n4096 8 /system\n4096 8 /metadata\n80 0 /storage\n3452\n');
+    assert.equal(shell.stdout, '3452 0 /sdcard/Download\n3452 0 /data/local/tmp\n4096 8 /system\n4096 8 /metadata\n80 0 /storage\n3452\n');
   });
 
   test('files pushed to shared storage take the FUSE owner and mode', async () => {
