@@ -657,6 +657,8 @@ export class ScrcpyServerProcess implements ScrcpySessionInfo, ClipboardListener
       }
       const encoder = this.#pickEncoder('audio', options.audioCodec, options.audioEncoder);
       if (!encoder) {
+        // After the log lines, as the video stream's header (#video): the video's goes out first.
+        await this.#console.flush();
         await socket.write(AudioCodecMeta.serialize({codecId: 1}));
         // A configuration error is fatal: the server stops.
         this.#abort.abort();
