@@ -18,14 +18,25 @@ node --import tsx --input-type=module -e '
   (await import("./device/src/sandbox/programs.ts")).shellPrograms();
   (await import("./device/src/sandbox/native.ts")).nativePrograms();' >"$log" 2>&1 \
   || { echo "aosp adb tests: the device's programs did not build:"; tail -20 "$log"; exit 1; }
-bash "$tests/run.sh" >"$log" 2>&1
-status=$?
-out=$(sed -n 's/^logs: //p' "$log" | tail -1)
-if [ -z "$out" ] || [ ! -f "$out/results.json" ]; then
-  echo "aosp adb tests: the run did not finish (exit $status):"
-  tail -20 "$log"
-  exit 1
-fi
+# run_tests [TEST-PREFIX...]: runs the tests into $out (their results.json and logs), or exits 1.
+run_tests() {
+  bash "$tests/run.sh" "$@" >"$log" 2>&1
+  local status=$?
+  out=$(sed -n 's/^logs: //p' "$log" | tail -1)
+  if [ -z "$out" ] || [ ! -f "$out/results.json" ]; then
+    echo "aosp adb tests: the run did not finish (exit $status):"
+    tail -20 "$log"
+    exit 1
+  fi
+}
+run_tests
+# SocketTest.test_socket_flush sleeps 1 s, then must read 1 MiB from the host adb server within
+# the 1 s the server drains a closing socket before it closes it (deferred_close in sockets.cpp);
+# on a loaded 2-core CI machine the Python reader missed that once in about six runs, losing the
+# last 16 KiB to the reset. When it is the only unexpected result it runs once more, alone, and
+# that run decides.
+TIMING_BOUND=SocketTest.test_socket_flush
+compare() {
 node -e '
   const fs = require("fs");
   const results = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
@@ -48,3 +59,17 @@ node -e '
   console.log(`aosp adb tests: ${passed} of ${Object.keys(results).length} passed, ${unexpected} unexpected`);
   process.exit(unexpected ? 1 : 0);
 ' "$out/results.json" "$out"
+}
+compare > "$log.report"
+status=$?
+cat "$log.report"
+if [ "$status" -ne 0 ] && [ "$(grep -c UNEXPECTED "$log.report")" = 1 ] && grep -q "UNEXPECTED $TIMING_BOUND:" "$log.report"; then
+  echo "aosp adb tests: $TIMING_BOUND once more, alone (timing-bound, see scripts/aosp-adb-tests.sh):"
+  first=$out
+  run_tests "$TIMING_BOUND"
+  result=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))[process.argv[2]])' "$out/results.json" "$TIMING_BOUND")
+  echo "  $TIMING_BOUND: $result; log: $out/$TIMING_BOUND.log (first run's: $first)"
+  [ "${result%% *}" = ok ] && status=0
+fi
+rm -f "$log.report"
+exit "$status"
