@@ -407,8 +407,24 @@ export async function run(root: string, options: CheckOptions = {}): Promise<num
   const jobs: RunJob[] = [];
   const jobPlans = new Map<RunJob, Plan>();
   const poolOf = (version: string) => companionPools.get(version) ?? [];
+  const programOf = (plan: Plan) =>
+    relativeImports(plan.block.code).length > 0 ? sampleProgram(plan.block, poolOf(plan.version)).files.slice(1) : undefined;
+  // A module that a running sample imports by a relative path (mock-socket.ts, imported by
+  // usage.ts) runs inside that sample's program, not on its own, where it would print nothing:
+  // it passes when every sample that imports it passes, and has no recording of its own. Only
+  // importers that this run selects count (with --only, a module whose importer is left out runs
+  // alone).
+  const runBlocks = new Map([...decisions].filter(([, decision]) => decision.run).map(([plan]) => [plan.block, plan]));
+  const importersOf = new Map<Plan, Plan[]>();
+  for (const plan of runBlocks.values()) {
+    if (!selected(plan)) continue;
+    for (const file of programOf(plan) ?? []) {
+      const imported = runBlocks.get(file.block);
+      if (imported && imported !== plan) importersOf.set(imported, [...(importersOf.get(imported) ?? []), plan]);
+    }
+  }
   for (const [plan, decision] of decisions) {
-    if (!decision.run || !selected(plan)) continue;
+    if (!decision.run || !selected(plan) || importersOf.has(plan)) continue;
     const library = LIBRARIES[plan.version]!;
     const job: RunJob = {
       block: plan.block,
@@ -422,7 +438,7 @@ export async function run(root: string, options: CheckOptions = {}): Promise<num
       varies: decision.varies,
       record: recordPath(plan.version, plan.pageInFolder, plan.name),
       label: `${plan.block.file}:${plan.block.line} ${plan.name}`,
-      companions: relativeImports(plan.block.code).length > 0 ? sampleProgram(plan.block, poolOf(plan.version)).files.slice(1) : undefined,
+      companions: programOf(plan),
     };
     jobs.push(job);
     jobPlans.set(job, plan);
@@ -447,7 +463,7 @@ export async function run(root: string, options: CheckOptions = {}): Promise<num
   if (!partOfRun) {
     const expected = new Set<string>();
     for (const [plan, decision] of decisions) {
-      if (decision.run) expected.add(recordPath(plan.version, plan.pageInFolder, plan.name));
+      if (decision.run && !importersOf.has(plan)) expected.add(recordPath(plan.version, plan.pageInFolder, plan.name));
     }
     const ran = options.version === undefined ? DEFAULT_RUN_VERSIONS : RUNNABLE_VERSIONS;
     const versions = [...new Set(folders.map(({version}) => version))].filter((version) => ran.includes(version));
@@ -468,6 +484,13 @@ export async function run(root: string, options: CheckOptions = {}): Promise<num
 
   const runTotal = {passed: 0, failed: 0, notRun: 0};
   const outcomeOf = new Map(outcomes.map((outcome) => [jobPlans.get(outcome.job)!, outcome]));
+  // (Modules that import each other, none run by a sample of its own, count as failed.)
+  const passedOf = (plan: Plan, seen = new Set<Plan>()): boolean => {
+    if (!importersOf.has(plan)) return Boolean(outcomeOf.get(plan)?.passed);
+    if (seen.has(plan)) return false;
+    seen.add(plan);
+    return importersOf.get(plan)!.every((importer) => passedOf(importer, seen));
+  };
   for (const {version, dir} of folders) {
     const mine = plans.filter((plan) => plan.folder === dir && selected(plan));
     const counts = {passed: 0, failed: 0, notRun: 0, standIn: 0, browserPassed: 0, browserFailed: 0};
@@ -480,7 +503,7 @@ export async function run(root: string, options: CheckOptions = {}): Promise<num
         continue;
       }
       if (decision.standIn) counts.standIn += 1;
-      const passed = Boolean(outcomeOf.get(plan)?.passed);
+      const passed = passedOf(plan);
       if (passed) counts.passed += 1;
       else counts.failed += 1;
       if (decision.platform === 'browser') {

@@ -461,6 +461,9 @@ test('--run: a small site against the simulated device, recorded, compared, and 
       ].join('\n'),
     ),
     fence('title="throws.ts"', 'document.title = "x";\nthrow new Error("boom");'),
+    // A module another sample imports runs inside that sample's program, with no recording of its own.
+    fence('title="greet.ts"', 'export function greet(name: string): void {\n    console.log(`Hello, ${name}`);\n}'),
+    fence('title="use-greet.ts"', 'import { greet } from "./greet.js";\n\ngreet("Pixel 7");'),
     // A tab runs one browser sample after another: each must find the origin's storage empty.
     ...[1, 2, 3].map((n) => fence(`title="storage-${n}.ts"`, STORAGE_SAMPLE)),
     '',
@@ -475,6 +478,12 @@ test('--run: a small site against the simulated device, recorded, compared, and 
   assert.equal(record('model.ts'), 'Model: Pixel 7\n');
   assert.equal(record('prelude.ts'), '--- stderr ---\nSDK 34\n');
   assert.equal(fs.existsSync(path.join(root, 'samples/recorded/2.0.0/samples/never.ts.txt')), false, 'a failing sample gets no recording');
+  assert.equal(record('use-greet.ts'), 'Hello, Pixel 7\n');
+  assert.equal(
+    fs.existsSync(path.join(root, 'samples/recorded/2.0.0/samples/greet.ts.txt')),
+    false,
+    'an imported module gets no recording',
+  );
   assert.equal(fs.existsSync(path.join(root, 'samples/recorded/2.0.0/old')), false, 'a stale recording and its folder are deleted');
   const text = output.join('\n');
   assert.match(text, /(?:^|\/)docs\/samples\.mdx:\d+ forever\.ts: not run \(norun\): runs until it is stopped$/m);
@@ -494,10 +503,10 @@ test('--run: a small site against the simulated device, recorded, compared, and 
   assert.match(text, /^samples\/recorded\/2\.0\.0\/old\/gone\.txt: deleted/m);
   assert.match(
     text,
-    /^2\.0\.0 \(.*docs\/\): run 9: 6 passed, 3 failed \(in Chromium: 4 passed, 1 failed\); 2 not run \(type-only 1, norun 1\); 1 get adb from their own "declare const adb: Adb;"/m,
+    /^2\.0\.0 \(.*docs\/\): run 11: 8 passed, 3 failed \(in Chromium: 4 passed, 1 failed\); 2 not run \(type-only 1, norun 1\); 1 get adb from their own "declare const adb: Adb;"/m,
   );
-  assert.match(text, /^samples run: 6 passed, 3 failed, 2 not run$/m);
-  assert.match(text, /^run: 9 samples of 2\.0\.0 \(4 in Node\.js, 5 in Chromium\), 2 at a time, in [\d.]+ s$/m);
+  assert.match(text, /^samples run: 8 passed, 3 failed, 2 not run$/m);
+  assert.match(text, /^run: 10 samples of 2\.0\.0 \(5 in Node\.js, 5 in Chromium\), 2 at a time, in [\d.]+ s$/m);
 
   // Compared, not written: a changed recording fails, with the first difference.
   output.length = 0;
