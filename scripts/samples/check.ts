@@ -365,7 +365,7 @@ export async function run(root: string, options: CheckOptions = {}): Promise<num
   );
   const typeCheckCode = total.failed > 0 || environment.length > 0 ? 1 : 0;
   if (!classifying) return typeCheckCode;
-  const {BROWSER_VERSIONS, DEFAULT_RUN_VERSIONS, RUN_CONCURRENCY, RUNNABLE_VERSIONS, runSamples} = await import('./run.ts');
+  const {BROWSER_VERSIONS, DEFAULT_RUN_VERSIONS, RUN_CONCURRENCY, RUNNABLE_VERSIONS, WAITING_SLOTS, runSamples} = await import('./run.ts');
 
   // The run: decide for every block, list those not run, run the others.
   const decisions = new Map<Plan, RunDecision>();
@@ -450,7 +450,7 @@ export async function run(root: string, options: CheckOptions = {}): Promise<num
   const inBrowser = jobs.filter((job) => job.platform === 'browser').length;
   console.log(
     `run: ${jobs.length} ${jobs.length === 1 ? 'sample' : 'samples'} of ${versionsRun.join(', ') || 'no version'} ` +
-      `(${jobs.length - inBrowser} in Node.js, ${inBrowser} in Chromium), ${RUN_CONCURRENCY} at a time, in ${seconds} s`,
+      `(${jobs.length - inBrowser} in Node.js, ${inBrowser} in Chromium), ${RUN_CONCURRENCY} at a time (${WAITING_SLOTS} more for those waiting on a timer), in ${seconds} s`,
   );
   for (const message of runEnvironment) console.log(`check-samples: ${message}`);
 

@@ -9,7 +9,8 @@
  * `@tango-v2/<package>` for 2.0.0), as the type-check maps them, and the library bundled into
  * chunks the samples share (importsPlugin). Each sample then runs in its own
  * `node` process (Node's own semantics: exit code 13 for a top-level await that never settles, 1
- * for an uncaught error or unhandled rejection, `process.exit`), two at a time, in its own empty
+ * for an uncaught error or unhandled rejection, `process.exit`), two at a time (two more for
+ * samples that wait on a timer: WAITING_SLOTS), in its own empty
  * working folder, with stdin closed. A sample with the adb prelude gets a fresh SimulatedDevice
  * (a few milliseconds to make) on its own 127.0.0.1 port, which trusts the run's key; a sample that
  * talks to Google's ADB server (classify.ts needsAdbServer) gets the server on port 5037, started
@@ -47,14 +48,8 @@ import {compareRecord, formatRecord, normalizeOutput, type NormalizeContext} fro
 /** The docs versions the runner has a setup for (a prelude runtime and a library it runs). */
 export const RUNNABLE_VERSIONS: readonly string[] = ['2.0.0', '1.1.0', '1.0.0', '0.0.24'];
 
-/**
- * The versions `--run` runs without `--version` (what npm test runs): the current version. Every
- * version passes with `--run --version X`; all four in npm test took a clean clone's `.ci/run`
- * 739 s on the 2-core machine (2026-12-07), over CI's 720, and under that load three samples that
- * print the Scrcpy server's output lost a line: they go in when those samples wait for the
- * server's output and the run finds the time (issue 33).
- */
-export const DEFAULT_RUN_VERSIONS: readonly string[] = ['2.0.0'];
+/** The versions `--run` runs without `--version` (what npm test runs): every runnable version. */
+export const DEFAULT_RUN_VERSIONS: readonly string[] = RUNNABLE_VERSIONS;
 
 /** The versions whose browser samples run in Chromium, each bundled against its own library (browser.ts). */
 export const BROWSER_VERSIONS: readonly string[] = ['2.0.0', '1.1.0', '1.0.0', '0.0.24'];
@@ -65,8 +60,29 @@ export const BROWSER_VERSIONS: readonly string[] = ['2.0.0', '1.1.0', '1.0.0', '
  */
 export const RUN_TIMEOUT_MS = 30_000;
 
-/** How many sample processes run at once. */
+/** How many sample processes run at once, besides those that wait on a timer (WAITING_SLOTS). */
 export const RUN_CONCURRENCY = 2;
+
+/**
+ * The samples that spend most of their time on a timer of a second or more (a watcher stopped
+ * after 10 s: `setTimeout(() => void process.kill(), 10_000)`, see waitsOnTimer) run in these
+ * extra slots, beside the RUN_CONCURRENCY others: asleep, they would hold a slot of the two that
+ * keep the 2-core machine busy (twelve of them held one for ~120 s of a run of every version).
+ */
+export const WAITING_SLOTS = 2;
+
+/**
+ * Whether a sample waits on a timer of at least a second: its code calls `setTimeout` with a
+ * literal delay of 1000 ms or more (`10_000` included).
+ *
+ * @param code The sample's code.
+ * @returns true for such a sample.
+ */
+export function waitsOnTimer(code: string): boolean {
+  return [...code.matchAll(/\bsetTimeout\((?:[^()]|\([^()]*\))*,\s*([\d_]+)\s*\)/g)].some(
+    (match) => Number(match[1]!.replace(/_/g, '')) >= 1000,
+  );
+}
 
 /** The most output kept per stream of a sample, in bytes; the rest is dropped (and said so). */
 const OUTPUT_LIMIT = 1024 * 1024;
@@ -190,7 +206,8 @@ export async function runSamples(jobs: readonly RunJob[], options: RunOptions): 
     }
 
     const outcomes = new Array<RunOutcome>(jobs.length);
-    const general = jobs.map((_, index) => index).filter((index) => !jobs[index]!.server);
+    const general = jobs.map((_, index) => index).filter((index) => !jobs[index]!.server && !waitsOnTimer(jobs[index]!.block.code));
+    const waiting = jobs.map((_, index) => index).filter((index) => !jobs[index]!.server && waitsOnTimer(jobs[index]!.block.code));
     const serial = jobs.map((_, index) => index).filter((index) => jobs[index]!.server);
     const runOne = async (index: number) => {
       const job = jobs[index]!;
@@ -219,7 +236,19 @@ export async function runSamples(jobs: readonly RunJob[], options: RunOptions): 
       for (let next = first ? serial.shift() : undefined; next !== undefined; next = serial.shift()) await runOne(next);
       for (let next = general.shift(); next !== undefined; next = general.shift()) await runOne(next);
     };
-    await Promise.all(Array.from({length: Math.max(1, options.concurrency ?? RUN_CONCURRENCY)}, (_, index) => worker(index === 0)));
+    // The waiting samples start at once in their own slots; the other slots take what is left of
+    // them once their own queue is empty.
+    const waiter = async () => {
+      for (let next = waiting.shift(); next !== undefined; next = waiting.shift()) await runOne(next);
+    };
+    const concurrency = Math.max(1, options.concurrency ?? RUN_CONCURRENCY);
+    await Promise.all([
+      ...Array.from({length: concurrency}, async (_, index) => {
+        await worker(index === 0);
+        await waiter();
+      }),
+      ...Array.from({length: options.concurrency === undefined ? WAITING_SLOTS : 0}, waiter),
+    ]);
     return {outcomes, environment};
   } finally {
     await adbServer?.stop();

@@ -19,7 +19,7 @@ import {parseEvents, parseMeta, type SampleBlock} from '../../scripts/samples/ex
 import {parseApk} from '../../device/src/apk.ts';
 import {preludeProblems, standInPreludes, withRunPreludes, withTypePreludes} from '../../scripts/samples/prelude.ts';
 import {compareRecord, formatRecord, normalizeOutput, recordNames, recordPath} from '../../scripts/samples/record.ts';
-import {caughtReferenceError} from '../../scripts/samples/run.ts';
+import {caughtReferenceError, waitsOnTimer} from '../../scripts/samples/run.ts';
 import {checkTypes} from '../../scripts/samples/typecheck.ts';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -399,6 +399,14 @@ test('formatRecord keeps stdout and stderr apart; compareRecord names the first 
   );
 });
 
+test('waitsOnTimer: a literal setTimeout delay of a second or more, wherever the callback has parentheses', () => {
+  assert.equal(waitsOnTimer('setTimeout(() => void process.kill(), 10_000);'), true);
+  assert.equal(waitsOnTimer('setTimeout(() => controller.abort(), 3000);'), true);
+  assert.equal(waitsOnTimer('await new Promise((resolve) => setTimeout(resolve, 500));'), false);
+  assert.equal(waitsOnTimer('setTimeout(stop, delay);'), false);
+  assert.equal(waitsOnTimer('console.log(1000);'), false);
+});
+
 test('caughtReferenceError: a stand-in error printed by a catch still fails the sample', () => {
   assert.match(
     caughtReferenceError("--- stderr ---\nCan't list devices ReferenceError: client is not defined\n")!,
@@ -506,7 +514,10 @@ test('--run: a small site against the simulated device, recorded, compared, and 
     /^2\.0\.0 \(.*docs\/\): run 11: 8 passed, 3 failed \(in Chromium: 4 passed, 1 failed\); 2 not run \(type-only 1, norun 1\); 1 get adb from their own "declare const adb: Adb;"/m,
   );
   assert.match(text, /^samples run: 8 passed, 3 failed, 2 not run$/m);
-  assert.match(text, /^run: 10 samples of 2\.0\.0 \(5 in Node\.js, 5 in Chromium\), 2 at a time, in [\d.]+ s$/m);
+  assert.match(
+    text,
+    /^run: 10 samples of 2\.0\.0 \(5 in Node\.js, 5 in Chromium\), 2 at a time \(2 more for those waiting on a timer\), in [\d.]+ s$/m,
+  );
 
   // Compared, not written: a changed recording fails, with the first difference.
   output.length = 0;
