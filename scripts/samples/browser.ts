@@ -377,6 +377,9 @@ export class BrowserSamples {
       await step(page.waitForTimeout(SETTLE_MS));
       const cleanup = callHarness(page, 'cleanup');
       await Promise.race([cleanup.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, CLEANUP_MS))]);
+      // DevTools sends the page's console messages and an evaluation's answer on one session, in
+      // order: once this answer is in, every line printed before it has reached the listener.
+      await step(page.evaluate(() => undefined));
     } catch (error) {
       if (error instanceof DeadlineError) {
         timedOut = true;
