@@ -4,7 +4,7 @@
  * in Node.js and in Chromium), in one child process. Figures, in seconds of wall-clock time:
  *
  * - the whole command (type-check and run);
- * - the run alone, as the runner prints it (`run: N samples of 2.0.0 (…), 2 at a time (…), in X s`);
+ * - the run alone, as the runner prints it (`run: N samples of 2.0.0 (…), 3 at a time (…), in X s`);
  * - the run per sample (the run divided by the number of samples run), and that count, reported.
  *
  * Usage: `npx tsx bench/samples.ts` (also a step of `npm run bench`). Needs what the runner needs:

@@ -365,7 +365,8 @@ export async function run(root: string, options: CheckOptions = {}): Promise<num
   );
   const typeCheckCode = total.failed > 0 || environment.length > 0 ? 1 : 0;
   if (!classifying) return typeCheckCode;
-  const {BROWSER_VERSIONS, DEFAULT_RUN_VERSIONS, RUN_CONCURRENCY, RUNNABLE_VERSIONS, WAITING_SLOTS, runSamples} = await import('./run.ts');
+  const {BROWSER_VERSIONS, DEFAULT_RUN_VERSIONS, RUN_CONCURRENCY, RUNNABLE_VERSIONS, WAITING_SLOTS} = await import('./run.ts');
+  const {runSamplesInProcess} = await import('./run-process.ts');
 
   // The run: decide for every block, list those not run, run the others.
   const decisions = new Map<Plan, RunDecision>();
@@ -444,7 +445,9 @@ export async function run(root: string, options: CheckOptions = {}): Promise<num
     jobPlans.set(job, plan);
   }
   const started = performance.now();
-  const {outcomes, environment: runEnvironment} = await runSamples(jobs, {root, record: Boolean(options.record)});
+  // In a process of its own: this one holds TypeScript's programs, which make every process the
+  // run starts slow to fork (run-process.ts).
+  const {outcomes, environment: runEnvironment} = await runSamplesInProcess(jobs, {root, record: Boolean(options.record)});
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const versionsRun = [...new Set(jobs.map((job) => job.version))];
   const inBrowser = jobs.filter((job) => job.platform === 'browser').length;

@@ -9,7 +9,7 @@
  * `@tango-v2/<package>` for 2.0.0), as the type-check maps them, and the library bundled into
  * chunks the samples share (importsPlugin). Each sample then runs in its own
  * `node` process (Node's own semantics: exit code 13 for a top-level await that never settles, 1
- * for an uncaught error or unhandled rejection, `process.exit`), two at a time (two more for
+ * for an uncaught error or unhandled rejection, `process.exit`), three at a time (two more for
  * samples that wait on a timer: WAITING_SLOTS), in its own empty
  * working folder, with stdin closed. A sample with the adb prelude gets a fresh SimulatedDevice
  * (a few milliseconds to make) on its own 127.0.0.1 port, which trusts the run's key; a sample that
@@ -60,8 +60,13 @@ export const BROWSER_VERSIONS: readonly string[] = ['2.0.0', '1.1.0', '1.0.0', '
  */
 export const RUN_TIMEOUT_MS = 30_000;
 
-/** How many sample processes run at once, besides those that wait on a timer (WAITING_SLOTS). */
-export const RUN_CONCURRENCY = 2;
+/**
+ * How many sample processes run at once, besides those that wait on a timer (WAITING_SLOTS). Three
+ * on the 2-core machine: a sample spends part of its time waiting (its device's sandbox starting,
+ * a process starting), and every version's samples took 206 s with three against 256 s with two
+ * (2026-12-07, idle machine; four did no better than three on 2.0.0's).
+ */
+export const RUN_CONCURRENCY = 3;
 
 /**
  * The samples that spend most of their time on a timer of a second or more (a watcher stopped
@@ -575,10 +580,13 @@ async function executeBrowser(job: RunJob, browser: BrowserSamples, context: Exe
  * exited 0 in time; a failing sample's recording is left alone).
  */
 function settle(outcome: RawOutcome, options: RunOptions): RunOutcome {
-  // SAMPLE_TIMES=FILE: one line per sample appended to FILE (recording, milliseconds, problem;
+  // SAMPLE_TIMES=FILE: one line per sample appended to FILE (recording, milliseconds, platform, problem;
   // tab-separated), to compare the time of each sample between two runs (bench/samples.ts's note).
   if (process.env.SAMPLE_TIMES) {
-    fs.appendFileSync(process.env.SAMPLE_TIMES, `${outcome.job.record}\t${Math.round(outcome.durationMs)}\t${outcome.problem ?? ''}\n`);
+    fs.appendFileSync(
+      process.env.SAMPLE_TIMES,
+      `${outcome.job.record}\t${Math.round(outcome.durationMs)}\t${outcome.job.platform}\t${outcome.problem ?? ''}\n`,
+    );
   }
   if (outcome.problem) return {...outcome, passed: false};
   const caught = caughtReferenceError(outcome.output);

@@ -516,7 +516,7 @@ test('--run: a small site against the simulated device, recorded, compared, and 
   assert.match(text, /^samples run: 8 passed, 3 failed, 2 not run$/m);
   assert.match(
     text,
-    /^run: 10 samples of 2\.0\.0 \(5 in Node\.js, 5 in Chromium\), 2 at a time \(2 more for those waiting on a timer\), in [\d.]+ s$/m,
+    /^run: 10 samples of 2\.0\.0 \(5 in Node\.js, 5 in Chromium\), 3 at a time \(2 more for those waiting on a timer\), in [\d.]+ s$/m,
   );
 
   // Compared, not written: a changed recording fails, with the first difference.
