@@ -115,7 +115,10 @@ export class PacketReader {
         const length = this.#buffer.readUInt32LE(1);
         const result = {id: this.#buffer[0]!, data: this.#buffer.subarray(5, 5 + length)};
         this.#buffer = this.#buffer.subarray(5 + length);
-        if (!this.#complete()) this.#socket.resume();
+        // The socket stays paused until the next read needs more: a caller that switches to raw
+        // bytes after this packet (`release`) then finds them, and the end after them, still in
+        // the socket. Resuming here let a fast peer's bytes and end arrive first: the end was
+        // taken here and the bytes could not go back (a reverse tunnel's `hello` was lost).
         return result;
       }
       if (this.#ended) return undefined;
