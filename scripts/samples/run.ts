@@ -48,8 +48,13 @@ import {compareRecord, formatRecord, normalizeOutput, type NormalizeContext} fro
 /** The docs versions the runner has a setup for (a prelude runtime and a library it runs). */
 export const RUNNABLE_VERSIONS: readonly string[] = ['2.0.0', '1.1.0', '1.0.0', '0.0.24'];
 
-/** The versions `--run` runs without `--version` (what npm test runs): every runnable version. */
-export const DEFAULT_RUN_VERSIONS: readonly string[] = RUNNABLE_VERSIONS;
+/**
+ * The versions `--run` runs without `--version` (what npm test runs). 0.0.24's samples pass with
+ * `--run --version 0.0.24` but are left out here: with all four, a clean clone's `.ci/run` took
+ * 733 s on the 2-core machine (2026-12-07), its two cores busy from the 65th second to the end,
+ * over CI's 720 (issue 33).
+ */
+export const DEFAULT_RUN_VERSIONS: readonly string[] = ['2.0.0', '1.1.0', '1.0.0'];
 
 /** The versions whose browser samples run in Chromium, each bundled against its own library (browser.ts). */
 export const BROWSER_VERSIONS: readonly string[] = ['2.0.0', '1.1.0', '1.0.0', '0.0.24'];
