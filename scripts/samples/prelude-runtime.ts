@@ -50,7 +50,16 @@ export async function connectSampleAdb(): Promise<Adb> {
       readable: readable.pipeThrough(new StructDeserializeStream(AdbPacket)),
       writable: pipeFrom(
         new Consumable.WritableStream<Uint8Array>({
-          write: (chunk) => new Promise<void>((resolve, reject) => socket.write(chunk, (error) => (error ? reject(error) : resolve()))),
+          // A write after the device hung up (adbd restarting for `tcpip`, `usb`, `reboot`) is
+          // dropped: the readable's end tells the transport, and the library sends some packets
+          // with nobody awaiting them (1.0.0's dispatcher: `void this.sendPacket(AdbCommand.Close, …)`
+          // for a packet of an unknown socket), whose EPIPE would end the sample uncaught.
+          write: (chunk) =>
+            new Promise<void>((resolve, reject) =>
+              socket.write(chunk, (error) =>
+                !error || socket.destroyed || (error as NodeJS.ErrnoException).code === 'EPIPE' ? resolve() : reject(error),
+              ),
+            ),
           close: () => void socket.end(),
         }),
         new AdbPacketSerializeStream(),
