@@ -4,6 +4,8 @@
  * `unroot:`, `reconnect`, `abb_exec:`/`abb:`, and the forward tunnels to local sockets that device
  * programs listen on (`localabstract:`, `localreserved:`, `localfilesystem:`, `tcp:`).
  */
+import type {Socket} from 'node:net';
+
 import {pipe} from '../sandbox/bridge.ts';
 import {Sandbox} from '../sandbox/sandbox.ts';
 import type {DeviceSocket, Device, HostConnection, ServiceHandler} from '../types.ts';
@@ -45,13 +47,27 @@ async function listenForHost(transport: HostConnection, local: string, remote: s
   }
   listeners.get(local)?.();
   listeners.delete(local);
-  const {port, close} = await sandbox.listen(local, (socket) => {
+  const onConnection = (socket: Socket) => {
     const target = transport.reverseTunnels.get(local.replace(/^tcp:0$/, `tcp:${port}`)) ?? remote;
     transport.openToHost(target).then(
       (stream) => void pipe(stream, socket),
       () => socket.destroy(),
     );
-  });
+  };
+  // adbd closes a removed listener at once; here the sandbox closes it when it sees its request's
+  // connection end, a moment later. A listener on the same address made right after (`reverse
+  // --remove-all`, then `reverse tcp:5566 …` again) waits for that, up to a second, instead of
+  // failing with `Address already in use`.
+  let listening: {port: number; close: () => void} | undefined;
+  for (let attempt = 0; !listening; attempt++) {
+    try {
+      listening = await sandbox.listen(local, onConnection);
+    } catch (error) {
+      if (attempt >= 20 || !/Address already in use/.test(String((error as Error).message ?? error))) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  const {port, close} = listening;
   listeners.set(local === 'tcp:0' ? `tcp:${port}` : local, close);
   return port;
 }
