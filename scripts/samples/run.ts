@@ -68,8 +68,8 @@ export const RUN_TIMEOUT_MS = 30_000;
 /**
  * How many sample processes run at once, besides those that wait on a timer (WAITING_SLOTS). Three
  * on the 2-core machine: a sample spends part of its time waiting (its device's sandbox starting,
- * a process starting), and every version's samples took 206 s with three against 256 s with two
- * (2026-12-07, idle machine; four did no better than three on 2.0.0's).
+ * a process starting), and 2.0.0's 291 samples ran in 50.8 s with three against 57.7 s with two
+ * (2026-12-07, idle machine; four took 51.7 s).
  */
 export const RUN_CONCURRENCY = 3;
 
