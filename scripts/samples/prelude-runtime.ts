@@ -17,7 +17,9 @@ import {Adb, AdbDaemonTransport, AdbPacket, AdbPacketSerializeStream, type AdbCr
 import {Consumable, pipeFrom, StructDeserializeStream, type ReadableStream} from '@yume-chan/stream-extra';
 
 import {SAMPLE_ENV} from './prelude.ts';
-import {closeClient, startClientOn, type SampleClient} from './prelude-scrcpy.ts';
+// Imported when a client prelude needs it: the Scrcpy packages it loads (the 2.x library, not
+// bundled) cost every sample's process ~0.18 CPU-s to load, and most samples start no session.
+import type {SampleClient} from './prelude-scrcpy.ts';
 
 /** Reads a required variable of SAMPLE_ENV; throws when the runner did not set it. */
 function env(name: string): string {
@@ -87,6 +89,7 @@ export async function closeSampleAdb(adb: Adb): Promise<void> {
  * @throws What connectSampleAdb or `AdbScrcpyClient.start` throws (e.g. `AdbScrcpyExitedError`).
  */
 export async function startSampleClient(): Promise<SampleClient> {
+  const {startClientOn} = await import('./prelude-scrcpy.ts');
   return startClientOn(await connectSampleAdb());
 }
 
@@ -97,6 +100,7 @@ export async function startSampleClient(): Promise<SampleClient> {
  * @param client The client startSampleClient gave.
  */
 export async function closeSampleClient(client: SampleClient): Promise<void> {
+  const {closeClient} = await import('./prelude-scrcpy.ts');
   const adb = await closeClient(client);
   if (adb) await closeSampleAdb(adb);
 }
