@@ -19,8 +19,10 @@ export interface InheritanceCell {
    */
   from: string;
   /**
-   * `true` when the class does not declare the member and gets it from the
-   * class it `extends` (the patch-version classes such as `ScrcpyOptions1_15_1`).
+   * `true` when the class does not declare the member and gets it from its base: the class
+   * it `extends` (the patch-version classes such as `ScrcpyOptions1_15_1`), or, in the 0.0.24
+   * layout, the older class it forwards undeclared members to (see
+   * {@link InheritanceVersion.delegatesTo}).
    */
   inherited: boolean;
 }
@@ -31,8 +33,14 @@ export interface InheritanceVersion {
   version: string;
   /** Class name, e.g. `"ScrcpyOptions2_1_1"`. */
   className: string;
-  /** The class named in its `extends` clause, when it has one. */
+  /** The version class named in its `extends` clause, when it has one. */
   extends?: string;
+  /**
+   * 0.0.24 layout: the version class whose instance the constructor creates with
+   * `super(Base, value, defaults)`, and to which the class forwards, at run time,
+   * every member it does not declare. Such a class extends no version class.
+   */
+  delegatesTo?: string;
   /** One entry per member in {@link OptionsInheritanceData.methods}; `null` when the class lacks it. */
   cells: (InheritanceCell | null)[];
 }
@@ -45,7 +53,7 @@ export interface OptionsInheritanceData {
   packageVersion: string;
   /** Member names, in the order they first appear from the oldest class on. */
   methods: string[];
-  /** Members that are `get` accessors rather than methods (subset of `methods`). */
+  /** Members that some class declares as a `get` accessor (subset of `methods`). */
   getters: string[];
   /** Version classes, oldest first. */
   versions: InheritanceVersion[];
@@ -86,13 +94,23 @@ interface MemberInfo {
 interface ClassInfo {
   version: string;
   className: string;
-  extendsName?: string;
+  /** The version class whose members this class gets when it does not declare them. */
+  baseName?: string;
+  /** How it gets them: through `extends`, or by forwarding to a base instance (0.0.24). */
+  baseKind?: 'extends' | 'delegation';
   members: MemberInfo[];
 }
 
-function isPublicInstanceMember(member: ts.ClassElement): member is ts.MethodDeclaration | ts.GetAccessorDeclaration {
+/**
+ * A member the grid shows: a public instance method or getter with a body, or a public
+ * instance property with an initializer (0.0.24's `ScrcpyOptions1_16` declares `defaults`,
+ * a getter in the other classes, as `readonly defaults = …`).
+ */
+type GridMember = ts.MethodDeclaration | ts.GetAccessorDeclaration | ts.PropertyDeclaration;
+
+function isPublicInstanceMember(member: ts.ClassElement): member is GridMember {
   const ts = loadTypeScript();
-  if (!ts.isMethodDeclaration(member) && !ts.isGetAccessorDeclaration(member)) {
+  if (!ts.isMethodDeclaration(member) && !ts.isGetAccessorDeclaration(member) && !ts.isPropertyDeclaration(member)) {
     return false;
   }
   if (!ts.isIdentifier(member.name)) {
@@ -103,8 +121,15 @@ function isPublicInstanceMember(member: ts.ClassElement): member is ts.MethodDec
     (modifier) =>
       modifier.kind === ts.SyntaxKind.StaticKeyword ||
       modifier.kind === ts.SyntaxKind.PrivateKeyword ||
-      modifier.kind === ts.SyntaxKind.ProtectedKeyword,
+      modifier.kind === ts.SyntaxKind.ProtectedKeyword ||
+      modifier.kind === ts.SyntaxKind.DeclareKeyword,
   );
+}
+
+/** What runs for a member: a method's or getter's body, a property's initializer. */
+function memberCode(member: GridMember): ts.Node | undefined {
+  const ts = loadTypeScript();
+  return ts.isPropertyDeclaration(member) ? member.initializer : member.body;
 }
 
 /**
@@ -202,31 +227,35 @@ function collectClasses(program: ts.Program, srcDir: string): ClassInfo[] {
       const extendsExpression = heritage?.types[0]?.expression;
       const members: MemberInfo[] = [];
       for (const member of statement.members) {
-        if (!isPublicInstanceMember(member) || member.body === undefined) {
+        const code = isPublicInstanceMember(member) ? memberCode(member) : undefined;
+        if (code === undefined) {
           continue;
         }
-        const body = member.body.getText(file).replace(/\s+/g, ' ');
-        const references = externalReferences(member.body, checker, file, srcDir);
+        const body = code.getText(file).replace(/\s+/g, ' ');
+        const references = externalReferences(code, checker, file, srcDir);
         members.push({
-          name: (member.name as ts.Identifier).text,
+          name: ((member as GridMember).name as ts.Identifier).text,
           getter: ts.isGetAccessorDeclaration(member),
           key: `${body}\n${references.join('\n')}`,
         });
       }
       const info: ClassInfo = {version, className: statement.name.text, members};
       if (extendsExpression !== undefined) {
-        info.extendsName = extendsExpression.getText(file);
+        info.baseName = extendsExpression.getText(file);
+        info.baseKind = 'extends';
       }
-      if (info.extendsName !== undefined && versionOfClassName(info.extendsName) === undefined) {
+      if (info.baseName !== undefined && versionOfClassName(info.baseName) === undefined) {
         // 0.0.24 layout: every class extends the abstract `ScrcpyOptions` and passes the
         // previous version's class as the first argument of `super(Base, value, defaults)`;
         // members it does not declare are forwarded to an instance of that class.
         const base = delegationBase(statement, file);
         if (typeof base === 'string') {
-          info.extendsName = base;
+          info.baseName = base;
+          info.baseKind = 'delegation';
         } else if (base === null) {
           // The oldest class: `super(undefined, …)`, it implements every member itself.
-          delete info.extendsName;
+          delete info.baseName;
+          delete info.baseKind;
         }
       }
       classes.push(info);
@@ -241,14 +270,16 @@ function collectClasses(program: ts.Program, srcDir: string): ClassInfo[] {
  * Input: a TypeScript program whose files include `srcDir` (the package's
  * `src/` folder), plus the package name and version for the caption.
  * Output: an {@link OptionsInheritanceData}: every `ScrcpyOptionsX_YY` class,
- * oldest first, and for each public method or getter (constructor and static
- * members excluded) which version's implementation it runs. Two classes share an
- * implementation when the member bodies read the same and reach the same
+ * oldest first, and for each public method, getter or initialized property
+ * (constructor and static members excluded) which version's implementation it
+ * runs. Two classes share an implementation when the member bodies (a
+ * property's initializer) read the same and reach the same
  * declarations (the per-version `impl/` functions, followed through re-exports,
  * the helper classes behind private fields); a member a class does not declare
- * comes from the class it extends (or, in the 0.0.24 layout where every class
- * extends the abstract `ScrcpyOptions`, from the class its constructor passes
- * to `super(Base, …)`, to which it forwards at run time).
+ * comes from the class it extends (`extends` on the row), or, in the 0.0.24 layout
+ * where every class extends the abstract `ScrcpyOptions`, from the class its
+ * constructor passes to `super(Base, …)`, to which it forwards at run time
+ * (`delegatesTo` on the row).
  * Errors: throws an Error when no version class is found, when a class extends
  * a class that is not a version class of the package, or when the oldest class
  * lacks one of `serialize`, `parseVideoStreamMetadata`,
@@ -287,11 +318,11 @@ export function inheritanceFromProgram(
       throw new Error(`Circular extends chain: ${[...trail, info.className].join(' → ')}.`);
     }
     const result = new Map<string, {member: MemberInfo; inherited: boolean}>();
-    if (info.extendsName !== undefined) {
-      const parent = byName.get(info.extendsName);
+    if (info.baseName !== undefined) {
+      const parent = byName.get(info.baseName);
       if (parent === undefined) {
         throw new Error(
-          `${info.className} extends ${info.extendsName}, which is not a ScrcpyOptionsX_YY class of ${packageName}; the layout changed (see src/remark/scrcpy-inheritance.ts).`,
+          `${info.className} extends ${info.baseName}, which is not a ScrcpyOptionsX_YY class of ${packageName}; the layout changed (see src/remark/scrcpy-inheritance.ts).`,
         );
       }
       for (const [name, entry] of resolve(parent, [...trail, info.className])) {
@@ -311,12 +342,13 @@ export function inheritanceFromProgram(
     for (const [name, {member}] of resolve(info, [])) {
       if (!methods.includes(name)) {
         methods.push(name);
-        if (member.getter) {
-          getters.push(name);
-        }
+      }
+      if (member.getter && !getters.includes(name)) {
+        getters.push(name);
       }
     }
   }
+  getters.sort((a, b) => methods.indexOf(a) - methods.indexOf(b));
 
   const firstVersionOfKey = new Map<string, string>();
   const versions: InheritanceVersion[] = classes.map((info) => {
@@ -333,8 +365,8 @@ export function inheritanceFromProgram(
       return {from: firstVersionOfKey.get(memberKey)!, inherited: entry.inherited};
     });
     const row: InheritanceVersion = {version: info.version, className: info.className, cells};
-    if (info.extendsName !== undefined) {
-      row.extends = info.extendsName;
+    if (info.baseName !== undefined) {
+      row[info.baseKind === 'delegation' ? 'delegatesTo' : 'extends'] = info.baseName;
     }
     return row;
   });

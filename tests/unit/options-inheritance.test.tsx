@@ -85,6 +85,40 @@ describe('<OptionsInheritance> server render', () => {
   });
 });
 
+describe('<OptionsInheritance> with the 0.0.24 delegation layout', () => {
+  const delegating: OptionsInheritanceData = {
+    ...data,
+    packageVersion: '0.0.24',
+    versions: [
+      {...data.versions[0], version: '1.16', className: 'ScrcpyOptions1_16'},
+      {
+        version: '1.17',
+        className: 'ScrcpyOptions1_17',
+        delegatesTo: 'ScrcpyOptions1_16',
+        cells: [{from: '1.16', inherited: true}, {from: '1.17', inherited: false}, null],
+      },
+    ],
+  };
+  const html = renderToStaticMarkup(<OptionsInheritance data={delegating} />);
+
+  test('the legend and the cells say forwarded, not extends', () => {
+    assert.match(html, /↑<\/span>: forwarded to the instance of the older class/);
+    assert.doesNotMatch(html, /inherited through/);
+    assert.match(html, /↑<\/span>1\.16<span class="tango-visually-hidden"> \(forwarded to ScrcpyOptions1_16\)<\/span>/);
+  });
+
+  test('the descriptions say forwarded', () => {
+    assert.equal(
+      describeCell(delegating, 1, 0),
+      'ScrcpyOptions1_17.clipboard uses the implementation from 1.16 (ScrcpyOptions1_16) (forwarded to ScrcpyOptions1_16).',
+    );
+    assert.equal(
+      describeVersion(delegating, 1),
+      'ScrcpyOptions1_17 defines 1 of its 2 members anew: serialize. It forwards the others to a ScrcpyOptions1_16.',
+    );
+  });
+});
+
 describe('descriptions', () => {
   test('describeMember lists where the member is defined anew', () => {
     assert.equal(describeMember(data, 1), 'serialize is defined anew in 1.15 and 2.0; 3 of 3 version classes have it.');

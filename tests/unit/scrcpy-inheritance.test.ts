@@ -127,11 +127,17 @@ describe('scrcpyInheritanceData on the installed @yume-chan/scrcpy 0.0.24 and 1.
     const data = scrcpyInheritanceData(path.dirname(require.resolve('@tango-v0/scrcpy/package.json')));
     assert.equal(data.packageVersion, '0.0.24');
     assert.equal(data.versions[0]?.className, 'ScrcpyOptions1_16');
-    assert.equal(data.versions[0]?.extends, undefined);
-    assert.equal(data.versions.find((row) => row.version === '1.17')?.extends, 'ScrcpyOptions1_16');
+    assert.equal(data.versions[0]?.delegatesTo, undefined);
+    assert.equal(data.versions.find((row) => row.version === '1.17')?.delegatesTo, 'ScrcpyOptions1_16');
+    // No 0.0.24 class extends another version class: forwarded members are not marked as extends.
+    assert.ok(data.versions.every((row) => row.extends === undefined));
     // 1.25 overrides serialize and the scroll controller; the rest is forwarded to 1.24.
     assert.deepEqual(cell(data, '1.25', 'createScrollController'), {from: '1.25', inherited: false});
     assert.equal(cell(data, '1.25', 'parseDisplay')?.inherited, true);
+    // 1.16 declares `defaults` as an initialized read-only property, the others as a getter.
+    assert.deepEqual(cell(data, '1.16', 'defaults'), {from: '1.16', inherited: false});
+    assert.deepEqual(cell(data, '1.17', 'defaults'), {from: '1.17', inherited: false});
+    assert.ok(data.getters.includes('defaults'));
     assert.ok(!data.versions.some((row) => row.version.startsWith('3.')));
   });
 
@@ -181,6 +187,23 @@ describe('scrcpyInheritanceData on small packages', () => {
         ['2.0', ['2.0', '1.0', '1.0']],
       ],
     );
+  });
+
+  test('counts an initialized public property as a member, and skips one without an initializer', () => {
+    const dir = fakePackage({
+      'index.ts': 'export * from "./1_0.js";\nexport * from "./1_1.js";\n',
+      'impl.ts': 'export function serialize(): string[] { return []; }\nexport function parse(): number { return 1; }\n',
+      '1_0.ts': BASE_CLASS('1_0', './impl.js').replace(
+        '{\n',
+        '{\n    readonly defaults = 1;\n    readonly value: number;\n    constructor() { this.value = 0; }\n',
+      ),
+      '1_1.ts': BASE_CLASS('1_1', './impl.js').replace('{\n', '{\n    get defaults() { return 2; }\n'),
+    });
+    const data = scrcpyInheritanceData(dir);
+    assert.deepEqual(data.methods, ['defaults', 'serialize', 'parseVideoStreamMetadata', 'createMediaStreamTransformer']);
+    assert.deepEqual(data.getters, ['defaults']);
+    assert.deepEqual(cell(data, '1.0', 'defaults'), {from: '1.0', inherited: false});
+    assert.deepEqual(cell(data, '1.1', 'defaults'), {from: '1.1', inherited: false});
   });
 
   test('throws when there is no version class', () => {

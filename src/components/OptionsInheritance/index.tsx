@@ -1,7 +1,7 @@
 import {useId, useRef, useState, type KeyboardEvent, type ReactNode} from 'react';
 import clsx from 'clsx';
 
-import type {InheritanceCell, OptionsInheritanceData} from '../../remark/scrcpy-inheritance';
+import type {InheritanceCell, InheritanceVersion, OptionsInheritanceData} from '../../remark/scrcpy-inheritance';
 
 import styles from './styles.module.css';
 
@@ -36,6 +36,20 @@ function memberLabel(data: OptionsInheritanceData, col: number): string {
 
 function isOwn(cell: InheritanceCell | null, version: string): boolean {
   return cell !== null && cell.from === version && !cell.inherited;
+}
+
+/**
+ * Says where a class gets the members it doesn't declare.
+ *
+ * Input: a version row. Output: "inherited from X" for a class that extends X,
+ * "forwarded to X" for a 0.0.24 class that delegates to an X instance, or
+ * "inherited from the parent class" when the row names neither. Errors: none.
+ */
+function baseNote(version: InheritanceVersion): string {
+  if (version.delegatesTo !== undefined) {
+    return `forwarded to ${version.delegatesTo}`;
+  }
+  return `inherited from ${version.extends ?? 'the parent class'}`;
 }
 
 /**
@@ -74,7 +88,7 @@ export function describeCell(data: OptionsInheritanceData, row: number, col: num
     return `${version.className} has no ${memberLabel(data, col)}.`;
   }
   const subject = `${version.className}.${name}`;
-  const how = cell.inherited ? ` (inherited from ${version.extends ?? 'its parent class'})` : '';
+  const how = cell.inherited ? ` (${baseNote(version)})` : '';
   if (cell.from === version.version) {
     return `${subject} defines its own implementation.`;
   }
@@ -96,7 +110,12 @@ export function describeVersion(data: OptionsInheritanceData, row: number): stri
   }
   const own = data.methods.filter((_, col) => isOwn(version.cells[col], version.version));
   const count = version.cells.filter((cell) => cell !== null).length;
-  const parent = version.extends === undefined ? '' : ` It extends ${version.extends}.`;
+  let parent = '';
+  if (version.delegatesTo !== undefined) {
+    parent = ` It forwards the others to a ${version.delegatesTo}.`;
+  } else if (version.extends !== undefined) {
+    parent = ` It extends ${version.extends}.`;
+  }
   if (own.length === 0) {
     return `${version.className} defines none of its ${count} members anew.${parent}`;
   }
@@ -213,14 +232,14 @@ function cellText(cell: InheritanceCell | null): string {
   return cell === null ? '—' : cell.from;
 }
 
-function hiddenCellText(cell: InheritanceCell | null, version: string, extendsName: string | undefined): string {
+function hiddenCellText(cell: InheritanceCell | null, version: InheritanceVersion): string {
   if (cell === null) {
     return ' (not available)';
   }
   if (cell.inherited) {
-    return ` (inherited from ${extendsName ?? 'the parent class'})`;
+    return ` (${baseNote(version)})`;
   }
-  return cell.from === version ? ' (own implementation)' : ' (shared implementation)';
+  return cell.from === version.version ? ' (own implementation)' : ' (shared implementation)';
 }
 
 /**
@@ -253,6 +272,7 @@ export default function OptionsInheritance({data}: OptionsInheritanceProps): Rea
   const active = hovered ?? (focused ? focusPosition : null);
   const rows = data.versions.length;
   const cols = data.methods.length;
+  const delegates = data.versions.some((version) => version.delegatesTo !== undefined);
 
   const focusCell = (position: GridPosition) => {
     setFocusPosition(position);
@@ -284,8 +304,17 @@ export default function OptionsInheritance({data}: OptionsInheritanceProps): Rea
     <figure className={styles.figure}>
       <figcaption id={legendId} className={styles.legend}>
         Which server version's implementation each options class of {data.packageName} {data.packageVersion} runs.{' '}
-        <strong className={styles.ownSample}>Bold</strong>: the class defines its own; <span className={styles.inheritedSample}>↑</span>:
-        inherited through <code>extends</code>; —: the class has no such member.
+        <strong className={styles.ownSample}>Bold</strong>: the class defines its own; <span className={styles.inheritedSample}>↑</span>:{' '}
+        {delegates ? (
+          <>
+            forwarded to the instance of the older class that the constructor passes to <code>super</code>
+          </>
+        ) : (
+          <>
+            inherited through <code>extends</code>
+          </>
+        )}
+        ; —: the class has no such member.
       </figcaption>
       <div className={styles.scroller}>
         <table
@@ -353,7 +382,7 @@ export default function OptionsInheritance({data}: OptionsInheritanceProps): Rea
                         </span>
                       )}
                       {cellText(cell)}
-                      <span className="tango-visually-hidden">{hiddenCellText(cell, version.version, version.extends)}</span>
+                      <span className="tango-visually-hidden">{hiddenCellText(cell, version)}</span>
                     </td>
                   );
                 })}
