@@ -117,13 +117,14 @@ const config = {
           versions: docsVersionOptions,
           ...(latestOnly && {onlyIncludeVersions: [LATEST.name]}),
           ...(onlyDocs && {include: onlyDocs}),
+          // Before Docusaurus resolves file links: the outputs' note links to a page by its file.
+          beforeDefaultRemarkPlugins: [sampleOutput],
           remarkPlugins: [
             remarkDiagrams,
             [npm2yarn, {sync: true}],
             pmInstallOptions,
             scrcpyVersions,
             scrcpyInheritance,
-            sampleOutput,
             tsToJsTabs,
             browserSupport,
           ],

@@ -6,7 +6,7 @@
  */
 import ts from 'typescript';
 import type {SampleBlock, SampleEvent, SampleMeta} from './extract.ts';
-import {standInPreludes} from './prelude.ts';
+import {needsAdbServer, standInPreludes} from './prelude.ts';
 
 /** Why a sample is not run; each is counted apart in the report. */
 export type NotRunKind = 'invalid' | 'partial' | 'type-check' | 'version' | 'norun' | 'type-only' | 'browser';
@@ -283,17 +283,4 @@ function isMemberName(node: ts.Identifier): boolean {
       ts.isSetAccessorDeclaration(parent)) &&
       parent.name === node)
   );
-}
-
-/**
- * Whether a sample talks to Google's ADB server on its default port: it names port 5037, uses
- * `AdbServerNodeTcpConnector` (the library's way to reach a server from Node.js), or runs the
- * `adb` command (`execFile("adb", [...])`). The runner then starts the server if needed and has
- * it `adb connect` the simulated device first.
- *
- * @param code The block's code.
- * @returns True when one of those appears in the code.
- */
-export function needsAdbServer(code: string): boolean {
-  return /\b5037\b|\bAdbServerNodeTcpConnector\b|(["'])adb\1\s*,\s*\[/.test(code);
 }

@@ -148,3 +148,35 @@ export function withRunPreludes(code: string, names: readonly string[], line: nu
   const teardown = preludes.map((prelude) => prelude.teardown).join(' ');
   return `${head}${'\n'.repeat(Math.max(1, line))}${code}\n${teardown}\n`;
 }
+
+/**
+ * Whether a sample talks to Google's ADB server on its default port: it names port 5037, uses
+ * `AdbServerNodeTcpConnector` (the library's way to reach a server from Node.js), or runs the
+ * `adb` command (`execFile("adb", [...])`). The runner then starts the server if needed and has
+ * it `adb connect` the simulated device first.
+ *
+ * @param code The block's code.
+ * @returns True when one of those appears in the code.
+ */
+export function needsAdbServer(code: string): boolean {
+  return /\b5037\b|\bAdbServerNodeTcpConnector\b|(["'])adb\1\s*,\s*\[/.test(code);
+}
+
+/**
+ * Whether a sample talks to the simulated device that the runner gives it (a Pixel 7, device/):
+ * through a device prelude (its meta's `prelude="…"`, else its stand-in line), through Google's
+ * ADB server, which has the device connected (needsAdbServer), or over WebUSB in a browser page,
+ * which offers the device in its picker. Other samples (a stream, a mock transport) print the
+ * same anywhere.
+ *
+ * @param code The block's code.
+ * @param preludes The names its meta gives (parseMeta's `prelude`), if any.
+ * @returns True when one of those applies.
+ */
+export function usesSimulatedDevice(code: string, preludes: readonly string[] | undefined): boolean {
+  return (
+    (preludes ?? standInPreludes(code)).some((name) => DEVICE_PRELUDES.includes(name)) ||
+    needsAdbServer(code) ||
+    /\bAdbDaemonWebUsbDeviceManager\b|\bnavigator\.usb\b/.test(code)
+  );
+}

@@ -13,7 +13,7 @@
  * samples that wait on a timer: WAITING_SLOTS), in its own empty
  * working folder, with stdin closed. A sample with the adb prelude gets a fresh SimulatedDevice
  * (a few milliseconds to make) on its own 127.0.0.1 port, which trusts the run's key; a sample that
- * talks to Google's ADB server (classify.ts needsAdbServer) gets the server on port 5037, started
+ * talks to Google's ADB server (prelude.ts needsAdbServer) gets the server on port 5037, started
  * if it was not running (and stopped at the end then), with one shared device `adb connect`ed;
  * those samples run one at a time. Browser samples (classify.ts platform `browser`) run in the
  * same two slots, each in its own page of one Chromium with its own device behind the WebUSB

@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type {Code, Parent, Root} from 'mdast';
+import type {Code, Paragraph, Parent, Root} from 'mdast';
 import type {Node} from 'unist';
 import type {VFile} from 'vfile';
 import {visitParents} from 'unist-util-visit-parents';
 import {recordNames, recordPath, STDERR_MARK} from '../../scripts/samples/record.ts';
-import type {SampleBlock} from '../../scripts/samples/extract.ts';
+import {parseMeta, type SampleBlock} from '../../scripts/samples/extract.ts';
+import {usesSimulatedDevice} from '../../scripts/samples/prelude.ts';
 import {docsVersionOfFile} from './docs-version.ts';
 
 /** The code-block languages the sample runner runs (scripts/samples/extract.ts SAMPLE_LANGS). */
@@ -15,6 +16,35 @@ const SAMPLE_LANGS = new Set(['ts', 'typescript', 'tsx']);
 export const OUTPUT_TITLE = 'Output';
 /** The title of the block that shows what it printed on stderr, when it printed anything there. */
 export const STDERR_TITLE = 'Output (stderr)';
+
+/**
+ * The page the note on a page's first device output links to, in the page's docs folder. No page
+ * describes the simulated device (device/README.md); the internal pages' introduction, on the AOSP
+ * adb whose source the device's services follow, is the closest.
+ */
+export const DEVICE_PAGE = 'internal/index.mdx';
+/** The class of that note, a caption under the output (src/css/custom.css). */
+export const DEVICE_NOTE_CLASS = 'sample-output-device';
+
+/**
+ * The note under a page's first output of a sample that talks to the device: where the output
+ * comes from, with a relative file link to {@link DEVICE_PAGE} (so the build checks it).
+ *
+ * @param page The page's path inside its docs folder (`tango/consumable.mdx`).
+ * @returns A paragraph: "Recorded from the simulated Pixel 7." with the device words linked.
+ */
+export function deviceNote(page: string): Paragraph {
+  const url = path.posix.relative(path.posix.dirname(page), DEVICE_PAGE);
+  return {
+    type: 'paragraph',
+    data: {hProperties: {className: [DEVICE_NOTE_CLASS]}},
+    children: [
+      {type: 'text', value: 'Recorded from the '},
+      {type: 'link', url: url.startsWith('.') ? url : `./${url}`, children: [{type: 'text', value: 'simulated Pixel 7'}]},
+      {type: 'text', value: '.'},
+    ],
+  };
+}
 
 /**
  * JSX elements whose children are a fixed set of code blocks (the two sides of a `<DiffTable>`):
@@ -89,11 +119,14 @@ function isOutput(node: unknown): boolean {
  * when the sample printed on stderr. The recordings are normalised by the runner (`<port>`, `<run>`
  * stand for what changes from run to run); terminal control sequences are left out (printable). A
  * sample inside a `<DiffTable>` gets its output after the table. A block without a recording, or
- * whose recording is empty, gets nothing.
+ * whose recording is empty, gets nothing. The first output of a sample that talks to the simulated
+ * device (usesSimulatedDevice) says where it was recorded, once per page (deviceNote).
  *
  * Input: a page's mdast, and its VFile (`path`: the page, under `docs/` or
  * `versioned_docs/version-X/`; `cwd`: the site folder, which holds `samples/`). Must run before
- * ts-to-js-tabs.ts, which wraps the TypeScript blocks in tabs (the output then follows both tabs).
+ * ts-to-js-tabs.ts, which wraps the TypeScript blocks in tabs (the output then follows both tabs),
+ * and before Docusaurus resolves Markdown file links (a `beforeDefaultRemarkPlugins` plugin), which
+ * turns the note's link into the page's URL.
  * Output: the tree with the output blocks added. Errors: none; a page outside the docs folders is
  * left as it is. Facts: the recordings, which `npm run check:samples -- --run` compares with every run.
  */
@@ -115,13 +148,18 @@ export default function remarkSampleOutput() {
     });
     if (blocks.length === 0) return;
     const names = recordNames(blocks.map(({block}) => block));
+    let noted = false;
     for (const {node, parent, block} of blocks) {
       const recording = path.join(file.cwd, recordPath(version, page, names.get(block)!));
       if (!fs.existsSync(recording)) continue;
       const {stdout, stderr} = splitRecording(printable(fs.readFileSync(recording, 'utf8')));
-      const added: Code[] = [];
+      const added: Array<Code | Paragraph> = [];
       if (stdout !== '') added.push({type: 'code', lang: 'text', meta: `title="${OUTPUT_TITLE}"`, value: stdout});
       if (stderr !== '') added.push({type: 'code', lang: 'text', meta: `title="${STDERR_TITLE}"`, value: stderr});
+      if (added.length > 0 && !noted && usesSimulatedDevice(block.code, parseMeta(block.meta).prelude)) {
+        noted = true;
+        added.push(deviceNote(page));
+      }
       // After the anchor and the outputs already put after it (two samples of one DiffTable).
       let at = parent.children.indexOf(node as never) + 1;
       while (at < parent.children.length && isOutput(parent.children[at])) at += 1;

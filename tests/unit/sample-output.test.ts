@@ -7,8 +7,8 @@ import {unified} from 'unified';
 import remarkParse from 'remark-parse';
 import remarkMdx from 'remark-mdx';
 import {VFile} from 'vfile';
-import type {Code, Root} from 'mdast';
-import remarkSampleOutput, {pageInDocsFolder, printable, splitRecording} from '../../src/remark/sample-output.ts';
+import type {Code, Link, Paragraph, Root} from 'mdast';
+import remarkSampleOutput, {DEVICE_NOTE_CLASS, pageInDocsFolder, printable, splitRecording} from '../../src/remark/sample-output.ts';
 
 /** Runs the plugin on `mdx` as the page `page` (relative to a fresh site folder holding `recordings`). */
 async function transform(mdx: string, page: string, recordings: Record<string, string>): Promise<Root> {
@@ -94,4 +94,60 @@ test('a sample inside a DiffTable gets its output after the table', async () => 
 
 test('printable drops terminal control sequences and characters', () => {
   assert.equal(printable('\u001b[2J\u001b[HTasks: 3\u001b[K\r\nmsg\u0000\n\u001b]0;title\u0007ok'), 'Tasks: 3\nmsg\nok');
+});
+
+test('the first output of a sample that uses the device, once per page, says it was recorded from the simulated Pixel 7', async () => {
+  const mdx = [
+    '```ts title="stream.ts"',
+    'console.log("no device");',
+    '```',
+    '',
+    '```ts title="model.ts" prelude="adb"',
+    '// adb: an Adb connected to your device',
+    'console.log(await adb.getProp("ro.product.model"));',
+    '```',
+    '',
+    '```ts title="server.ts"',
+    'new AdbServerNodeTcpConnector({ host: "127.0.0.1", port: 5037 });',
+    '```',
+  ].join('\n');
+  const tree = await transform(mdx, 'versioned_docs/version-1.1.0/tango/server/watch.mdx', {
+    'samples/recorded/1.1.0/tango/server/watch/stream.ts.txt': 'no device\n',
+    'samples/recorded/1.1.0/tango/server/watch/model.ts.txt': 'Pixel 7\n--- stderr ---\nwarn\n',
+    'samples/recorded/1.1.0/tango/server/watch/server.ts.txt': 'emulator-5554\n',
+  });
+  assert.deepEqual(
+    tree.children.map((node) => (node.type === 'code' ? (node.meta ?? node.value) : node.type)),
+    [
+      'title="stream.ts"',
+      'title="Output"',
+      'title="model.ts" prelude="adb"',
+      'title="Output"',
+      'title="Output (stderr)"',
+      'paragraph',
+      'title="server.ts"',
+      'title="Output"',
+    ],
+  );
+  const note = tree.children[5] as Paragraph;
+  assert.deepEqual(note.data, {hProperties: {className: [DEVICE_NOTE_CLASS]}});
+  const link = note.children[1] as Link;
+  assert.equal(link.url, '../../internal/index.mdx');
+  assert.equal(
+    note.children
+      .map((child) =>
+        'value' in child ? child.value : (child as Link).children.map((text) => ('value' in text ? text.value : '')).join(''),
+      )
+      .join(''),
+    'Recorded from the simulated Pixel 7.',
+  );
+});
+
+test('a page whose samples use no device gets no note', async () => {
+  const mdx = ['```ts title="a.ts"', 'console.log(1);', '```'].join('\n');
+  const tree = await transform(mdx, 'docs/tango/consumable.mdx', {'samples/recorded/2.0.0/tango/consumable/a.ts.txt': '1\n'});
+  assert.deepEqual(
+    tree.children.map((node) => node.type),
+    ['code', 'code'],
+  );
 });
