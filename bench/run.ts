@@ -9,6 +9,8 @@
  * 6. Sample runner (bench/samples.ts): the 2.0.0 type-check and run as npm test does it.
  * 7. Sample first (bench/sample-first.ts): words of prose before the first sample of each page of
  *    the current version (issue #25), from the pages themselves.
+ * 8. Prose (bench/prose.ts): sentence and paragraph lengths, source citations and words per page
+ *    of every version (issue 34), from the pages themselves.
  *
  * Not part of `npm test`: the figures depend on the machine. Run it on an otherwise idle machine
  * (other processes inflate Lighthouse's blocking time and the build time).
@@ -20,6 +22,7 @@ import {deviceFigures} from './device.ts';
 import {report} from './lib.ts';
 import {samplesFigures} from './samples.ts';
 import {lighthouseFigures} from './lighthouse.ts';
+import {BASELINE, proseFigures} from './prose.ts';
 import {sampleFirstFigures} from './sample-first.ts';
 import {searchFigures} from './search.ts';
 import {weightFigures} from './weight.ts';
@@ -33,6 +36,9 @@ const steps: [title: string, run: () => Promise<import('./lib.ts').Figure[]>][] 
   ['Simulated device (through @yume-chan/adb 2.0.1)', deviceFigures],
   ['Sample runner (2.0.0, simulated device)', samplesFigures],
   ['Sample first: words before the first sample, current version', sampleFirstFigures],
+  ...Object.keys(BASELINE).map(
+    (version) => [`Prose (${version})`, async () => proseFigures(version).figures] as [string, () => Promise<import('./lib.ts').Figure[]>],
+  ),
 ];
 
 let ok = true;

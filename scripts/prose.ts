@@ -87,6 +87,38 @@ export function proseSentences(source: string): string[] {
   return sentences;
 }
 
+/** A block of a page's prose: a paragraph (in a list, quote, admonition or JSX element too) or a table cell. */
+export interface ProseBlock {
+  kind: 'paragraph' | 'cell';
+  /** Its text as proseSentences sees it (inline code in backticks, version badges left out). */
+  text: string;
+  /** 1-based line where it starts. */
+  line: number;
+}
+
+/**
+ * The paragraphs and table cells of a page, for word counts (bench/prose.ts).
+ *
+ * Input: the page source. Output: every paragraph (admonition titles left out) and every body or
+ * header cell of a table, in page order, with white space collapsed. Left out as in
+ * proseSentences: front matter, headings, code blocks, `import`/`export` lines, JSX tags, MDX
+ * expressions. Errors: throws the MDX parser's error when the page is not valid MDX.
+ */
+export function proseBlocks(source: string): ProseBlock[] {
+  const blocks: ProseBlock[] = [];
+  const walk = (node: Nodes): void => {
+    if ((node.type === 'paragraph' && !isDirectiveLabel(node)) || node.type === 'tableCell') {
+      const text = inlineText(node, false).replace(/\s+/g, ' ').trim();
+      if (text) blocks.push({kind: node.type === 'tableCell' ? 'cell' : 'paragraph', text, line: node.position?.start.line ?? 0});
+      return;
+    }
+    if (node.type === 'heading' || !('children' in node)) return;
+    for (const child of node.children as Nodes[]) walk(child);
+  };
+  walk(parse(source));
+  return blocks;
+}
+
 /**
  * Whether a code block is a sample that does a page's job: a TypeScript block (`ts`, `tsx`,
  * `typescript`) that

@@ -22,7 +22,7 @@ import assert from 'node:assert/strict';
 import {readFileSync} from 'node:fs';
 import path from 'node:path';
 import {listPages} from '../../scripts/pages.ts';
-import {proseSentences, splitSentences, wordsBeforeFirstSample} from '../../scripts/prose.ts';
+import {proseBlocks, proseSentences, splitSentences, wordsBeforeFirstSample} from '../../scripts/prose.ts';
 import {docsVersions} from '../../src/versions/index.ts';
 
 /** proseSentences of each page, parsed once for both checks of this file. */
@@ -88,6 +88,43 @@ test('proseSentences keeps prose and leaves out tables, code, headings, front ma
     'A list item.',
     'An admonition body.',
     'Prose in a JSX element.',
+  ]);
+});
+
+test('proseBlocks gives paragraphs and table cells with their lines, not headings, code or admonition titles', () => {
+  const source = [
+    '---',
+    'title: Page',
+    '---',
+    '',
+    '## A heading',
+    '',
+    'First `paragraph` with a [link](./x.mdx).',
+    '',
+    '| Name | Meaning |',
+    '| --- | --- |',
+    '| `a` | The first cell. |',
+    '',
+    ':::note[A title]',
+    '',
+    'Inside a note.',
+    '',
+    ':::',
+    '',
+    '```ts',
+    'const x = 1;',
+    '```',
+    '',
+    '- A list item.',
+  ].join('\n');
+  assert.deepEqual(proseBlocks(source), [
+    {kind: 'paragraph', text: 'First `paragraph` with a link.', line: 7},
+    {kind: 'cell', text: 'Name', line: 9},
+    {kind: 'cell', text: 'Meaning', line: 9},
+    {kind: 'cell', text: '`a`', line: 11},
+    {kind: 'cell', text: 'The first cell.', line: 11},
+    {kind: 'paragraph', text: 'Inside a note.', line: 15},
+    {kind: 'paragraph', text: 'A list item.', line: 23},
   ]);
 });
 
