@@ -17,12 +17,8 @@ export const OUTPUT_TITLE = 'Output';
 /** The title of the block that shows what it printed on stderr, when it printed anything there. */
 export const STDERR_TITLE = 'Output (stderr)';
 
-/**
- * The page the note on a page's first device output links to, in the page's docs folder. No page
- * describes the simulated device (device/README.md); the internal pages' introduction, on the AOSP
- * adb whose source the device's services follow, is the closest.
- */
-export const DEVICE_PAGE = 'internal/index.mdx';
+/** The page the note on a page's first device output links to, in the page's docs folder: what the simulated device is and how it differs from a phone. */
+export const DEVICE_PAGE = 'internal/simulated-device.mdx';
 /** The class of that note, a caption under the output (src/css/custom.css). */
 export const DEVICE_NOTE_CLASS = 'sample-output-device';
 

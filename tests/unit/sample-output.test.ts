@@ -132,7 +132,7 @@ test('the first output of a sample that uses the device, once per page, says it 
   const note = tree.children[5] as Paragraph;
   assert.deepEqual(note.data, {hProperties: {className: [DEVICE_NOTE_CLASS]}});
   const link = note.children[1] as Link;
-  assert.equal(link.url, '../../internal/index.mdx');
+  assert.equal(link.url, '../../internal/simulated-device.mdx');
   assert.equal(
     note.children
       .map((child) =>
