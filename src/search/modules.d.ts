@@ -1,8 +1,16 @@
-// Types of what src/search/worker.ts uses: lunr 2 ships none, and the search plugin's client
+// Types of what src/search/ uses: lunr 2 ships none, and the search plugin's client
 // modules are plain JavaScript.
 
 declare module 'lunr' {
+  /** Builds an index (the tests build the plugin's indexes this way). */
+  function lunr(config: (this: lunr.Builder, builder: lunr.Builder) => void): lunr.Index;
   namespace lunr {
+    interface Builder {
+      ref(name: string): void;
+      field(name: string): void;
+      metadataWhitelist: string[];
+      add(doc: object): void;
+    }
     class Token {
       constructor(value: string, metadata: object);
       toString(): string;
@@ -14,6 +22,8 @@ declare module 'lunr' {
       toArray(): string[];
     }
     function stemmer(token: Token): Token;
+    /** The token (or word) itself, or `undefined` when it is an English stop word. */
+    function stopWordFilter<T extends Token | string>(token: T): T | undefined;
     namespace Query {
       enum presence {
         OPTIONAL = 1,

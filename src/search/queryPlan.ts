@@ -1,6 +1,5 @@
 /**
- * Pure helpers of the search worker (`src/search/worker.ts`): which of a reader's words the index
- * knows, and how the any-word fallback ranks its results.
+ * Pure helpers of the search (`src/search/engine.ts`): which of a reader's words the index knows.
  */
 
 /** The token without the punctuation around it, as lunr's trimmer stores words: `'USB':` → `USB`. */
@@ -40,39 +39,4 @@ export function knownTokens(tokens: readonly string[], isKnown: (token: string, 
     });
   });
   return known;
-}
-
-/**
- * How many of the query's words a result matched.
- *
- * @param matchedTerms - The index terms the result matched (the keys of lunr's `matchData.metadata`).
- * @param stems - The query's words as the index stores them (stemmed), one entry per word.
- * @param typingPrefix - The last word as typed, when it may be unfinished: any matched term
- *   starting with it counts for that word.
- */
-export function coverage(matchedTerms: readonly string[], stems: readonly string[], typingPrefix?: string): number {
-  const matched = new Set(matchedTerms);
-  let count = 0;
-  stems.forEach((stem, index) => {
-    const isLast = index === stems.length - 1;
-    if (matched.has(stem) || (isLast && typingPrefix !== undefined && matchedTerms.some((term) => term.startsWith(typingPrefix)))) {
-      count += 1;
-    }
-  });
-  return count;
-}
-
-/** A result of the any-word fallback. */
-export interface FallbackCandidate {
-  /** Words matched (`coverage`). */
-  matched: number;
-  /** The plugin's document type: 0 title, 1 heading, 2 description, 3 keywords, 4 content. */
-  type: number;
-  /** lunr's score within its index. */
-  score: number;
-}
-
-/** Fallback order: most words matched first, then titles, headings… before content, then lunr's score. */
-export function compareFallback(a: FallbackCandidate, b: FallbackCandidate): number {
-  return b.matched - a.matched || a.type - b.type || b.score - a.score;
 }

@@ -1,6 +1,6 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {compareFallback, coverage, knownTokens, trimToken} from '../../src/search/queryPlan.ts';
+import {knownTokens, trimToken} from '../../src/search/queryPlan.ts';
 
 const vocabulary = new Set(['connect', 'adb', 'emulator', 'wifi']);
 const isKnown = (token: string, typing: boolean) =>
@@ -16,30 +16,6 @@ test('words no page uses are left out, the others kept in order', () => {
 test('only the last word may be unfinished', () => {
   assert.deepEqual(knownTokens(['adb', 'emu'], isKnown), ['adb', 'emu']);
   assert.deepEqual(knownTokens(['emu', 'adb'], isKnown), ['adb']);
-});
-
-test('coverage counts the query words a result matched', () => {
-  assert.equal(coverage(['connect', 'adb'], ['connect', 'adb', 'wifi']), 2);
-  assert.equal(coverage(['adb', 'adbd'], ['connect', 'adb']), 1);
-  assert.equal(coverage([], ['adb']), 0);
-  // The unfinished last word counts through any term it starts.
-  assert.equal(coverage(['connect', 'emulat'], ['connect', 'emu'], 'emu'), 2);
-  assert.equal(coverage(['emulat'], ['emu', 'adb'], 'adb'), 0);
-});
-
-test('fallback results: most words first, then titles before content, then score', () => {
-  const sorted = [
-    {matched: 1, type: 0, score: 9},
-    {matched: 2, type: 4, score: 1},
-    {matched: 2, type: 0, score: 1},
-    {matched: 2, type: 0, score: 3},
-  ].sort(compareFallback);
-  assert.deepEqual(sorted, [
-    {matched: 2, type: 0, score: 3},
-    {matched: 2, type: 0, score: 1},
-    {matched: 2, type: 4, score: 1},
-    {matched: 1, type: 0, score: 9},
-  ]);
 });
 
 test('punctuation around a word is trimmed, as the index stores words', () => {
