@@ -164,20 +164,37 @@ async function keystrokeToSuggestions(browser: Browser, origin: string, route: s
 }
 
 /**
+ * Opens `route` in a new context and loads the search index with a first search ("adb"), as a
+ * reader's first keystrokes do; the box still holds that query.
+ *
+ * @returns The context (the caller closes it), its page, the navbar search box and its suggestion options.
+ * @throws Playwright's TimeoutError when no suggestion appears within 60 s.
+ */
+async function openWarmSearch(browser: Browser, origin: string, route: string) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const input = page.locator('.navbar__items--right input.navbar__search-input');
+  const options = page.locator('.navbar__search [role="listbox"] [role="option"]');
+  try {
+    await page.goto(origin + route, {waitUntil: 'networkidle'});
+    await input.click();
+    await page.keyboard.type('adb');
+    await options.first().waitFor({state: 'visible', timeout: 60_000});
+  } catch (error) {
+    await context.close();
+    throw error;
+  }
+  return {context, page, input, options};
+}
+
+/**
  * Milliseconds from entering `query` in the navbar search box, once the index is loaded (a first
  * search has run), to its first visible suggestion: the wait on every further keystroke or paste.
  * The query is entered in one input event, so the suggestions shown are the ones for all of it.
  */
 async function warmQueryToSuggestions(browser: Browser, origin: string, route: string, query: string): Promise<number> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
+  const {context, page, input, options} = await openWarmSearch(browser, origin, route);
   try {
-    await page.goto(origin + route, {waitUntil: 'networkidle'});
-    const input = page.locator('.navbar__items--right input.navbar__search-input');
-    const options = page.locator('.navbar__search [role="listbox"] [role="option"]');
-    await input.click();
-    await page.keyboard.type('adb');
-    await options.first().waitFor({state: 'visible', timeout: 60_000});
     await input.fill('');
     await options.first().waitFor({state: 'hidden', timeout: 10_000});
     const started = await page.evaluate(() => performance.now());
@@ -204,15 +221,8 @@ const EMPTY_QUIET_MS = 2000;
  * search, and only the one of the text then in the box is shown.
  */
 async function settleTimes(browser: Browser, origin: string, route: string, queries: readonly string[]): Promise<number[]> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
+  const {context, page, input, options} = await openWarmSearch(browser, origin, route);
   try {
-    await page.goto(origin + route, {waitUntil: 'networkidle'});
-    const input = page.locator('.navbar__items--right input.navbar__search-input');
-    const options = page.locator('.navbar__search [role="listbox"] [role="option"]');
-    await input.click();
-    await page.keyboard.type('adb');
-    await options.first().waitFor({state: 'visible', timeout: 60_000});
     const times: number[] = [];
     for (const query of queries) {
       await input.fill('');
